@@ -1,0 +1,46 @@
+"""Liverpool Rummy: a fast Rust rules engine with a Pythonic face.
+
+>>> from liverpool import Card, Meld
+>>> Card("7♦")
+Card('7♦')
+>>> Meld.run(["JK", "5♥", "6♥", "7♥"]).joker_stands_for(0)
+Card('4♥')
+"""
+
+from __future__ import annotations
+
+from liverpool import errors
+from liverpool._core import (
+    Card,
+    Meld,
+    RuleSet,
+    __version__,
+    check_go_down,
+    error_codes,
+    parse_cards,
+)
+from liverpool.errors import (
+    IllegalMoveError,
+    InvalidArgumentError,
+    InvalidCardError,
+    InvalidRulesError,
+    LiverpoolError,
+    PositionError,
+)
+
+__all__ = [
+    "Card",
+    "Meld",
+    "RuleSet",
+    "__version__",
+    "check_go_down",
+    "error_codes",
+    "parse_cards",
+    "errors",
+    "LiverpoolError",
+    "InvalidCardError",
+    "InvalidRulesError",
+    "InvalidArgumentError",
+    "PositionError",
+    "IllegalMoveError",
+]

@@ -1,0 +1,16 @@
+//! # liverpool-engine
+//!
+//! The rules of Liverpool Rummy (see `RULES.md`, profile L by default) in pure Rust:
+//! cards, rule sets as data, meld validation, contract search, shuffling and dealing,
+//! the game state machine, bots and batch simulation. No Python here: the PyO3
+//! binding lives in `rust_core/python` and only converts and delegates.
+
+pub mod card;
+pub mod error;
+pub mod meld;
+pub mod rules;
+
+pub use card::{Card, CardCounts, Suit};
+pub use error::{Error, ErrorCode, Result};
+pub use meld::{check_go_down, End, Meld, MeldKind};
+pub use rules::{BuyingRule, Contract, JokerSwapRule, RuleSet, TieBreak};

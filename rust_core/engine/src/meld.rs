@@ -1,0 +1,552 @@
+//! Melds (L-4): sets and runs with jokers at explicit positions, lay-offs (L-5.3),
+//! joker swaps (L-7) and the go-down check of a contract (L-4.4, L-4.6, L-8).
+//!
+//! Run positions: A(low)=1, 2..10, J=11, Q=12, K=13, A(high)=14 (L-4.3). A run's
+//! cards are stored low to high, so the joker at index `i` stands for position
+//! `start + i`.
+
+use crate::card::{format_cards, Card, Suit};
+use crate::error::{Error, ErrorCode, Result};
+use crate::rules::{Contract, RuleSet};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeldKind {
+    Set,
+    Run,
+}
+
+/// Which end of a run a card is laid off at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum End {
+    Low,
+    High,
+}
+
+/// A validated meld. Sets keep their cards in the order given; runs low to high.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Meld {
+    kind: MeldKind,
+    cards: Vec<Card>,
+    /// Set: the rank (1..=13). Run: the suit index.
+    key: u8,
+    /// Run: the position (1..=14) of the first card. Unused for sets.
+    start: u8,
+}
+
+/// The rank of a run position (14 is the ace).
+#[inline]
+pub fn position_rank(pos: u8) -> u8 {
+    if pos == 14 {
+        1
+    } else {
+        pos
+    }
+}
+
+impl Meld {
+    pub fn kind(&self) -> MeldKind {
+        self.kind
+    }
+    pub fn cards(&self) -> &[Card] {
+        &self.cards
+    }
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+    pub fn is_set(&self) -> bool {
+        self.kind == MeldKind::Set
+    }
+    pub fn is_run(&self) -> bool {
+        self.kind == MeldKind::Run
+    }
+    /// A set's rank; `None` for a run.
+    pub fn rank(&self) -> Option<u8> {
+        self.is_set().then_some(self.key)
+    }
+    /// A run's suit; `None` for a set.
+    pub fn suit(&self) -> Option<Suit> {
+        self.is_run().then(|| Suit::from_index(self.key))
+    }
+    /// A run's (low, high) positions, 1..=14; `None` for a set.
+    pub fn span(&self) -> Option<(u8, u8)> {
+        self.is_run().then(|| (self.start, self.start + self.cards.len() as u8 - 1))
+    }
+    pub fn jokers(&self) -> usize {
+        self.cards.iter().filter(|c| c.is_joker()).count()
+    }
+    pub fn naturals(&self) -> usize {
+        self.cards.len() - self.jokers()
+    }
+
+    /// The natural card the joker at `index` stands for: in a run the card of its
+    /// position (L-4.5), in a set `None` (a set's joker stands for the rank, any suit).
+    pub fn joker_stands_for(&self, index: usize) -> Option<Card> {
+        if !self.is_run() || !self.cards.get(index)?.is_joker() {
+            return None;
+        }
+        let pos = self.start + index as u8;
+        Some(Card::new(position_rank(pos), Suit::from_index(self.key)))
+    }
+
+    /// A set from cards in any order (L-4.1, L-4.5). Size limits of a go-down are
+    /// checked by [`check_go_down`]; here only the minimum size applies.
+    pub fn set(cards: &[Card], rules: &RuleSet) -> Result<Meld> {
+        let invalid = |why: String| {
+            Err(Error::rule(ErrorCode::InvalidMeld, "L-4.1", format!("{} is not a set: {why}", format_cards(cards))))
+        };
+        let naturals: Vec<Card> = cards.iter().copied().filter(|c| !c.is_joker()).collect();
+        if cards.len() < rules.set_size_min as usize {
+            return invalid(format!("a set has at least {} cards", rules.set_size_min));
+        }
+        let Some(first) = naturals.first() else {
+            return invalid("it holds no natural card (L-4.5)".into());
+        };
+        if naturals.iter().any(|c| c.rank() != first.rank()) {
+            return invalid("its cards are not all of one rank".into());
+        }
+        if naturals.len() < rules.min_naturals_set.max(1) as usize {
+            return Err(Error::rule(
+                ErrorCode::InvalidMeld,
+                "L-4.5",
+                format!("{} has too few natural cards: a set needs {}", format_cards(cards), rules.min_naturals_set),
+            ));
+        }
+        Ok(Meld { kind: MeldKind::Set, cards: cards.to_vec(), key: first.rank(), start: 0 })
+    }
+
+    /// A run from cards listed low to high; a joker's place fixes its position (L-4.2, L-4.3).
+    pub fn run(cards: &[Card], rules: &RuleSet) -> Result<Meld> {
+        Meld::run_min_len(cards, rules, rules.run_size_min)
+    }
+
+    pub(crate) fn run_min_len(cards: &[Card], rules: &RuleSet, min_len: u8) -> Result<Meld> {
+        let text = format_cards(cards);
+        let invalid = |rule: &'static str, why: &str| {
+            Err(Error::rule(ErrorCode::InvalidMeld, rule, format!("{text} is not a run: {why}")))
+        };
+        if cards.len() < min_len as usize {
+            return invalid("L-4.2", &format!("a run has at least {min_len} cards"));
+        }
+        if cards.len() > 14 {
+            return invalid("L-4.3", "a run spans at most the 14 positions A..K..A");
+        }
+        let Some((first_index, first)) = cards.iter().enumerate().find(|(_, c)| !c.is_joker()) else {
+            return invalid("L-4.5", "it holds no natural card");
+        };
+        let suit = first.suit_index();
+        if cards.iter().any(|c| !c.is_joker() && c.suit_index() != suit) {
+            return invalid("L-4.2", "its cards are not all of one suit");
+        }
+        // The first natural fixes the start; an ace may sit at position 1 or 14.
+        let mut candidates = vec![first.rank() as i32 - first_index as i32];
+        if first.rank() == 1 {
+            candidates.push(14 - first_index as i32);
+        }
+        let len = cards.len() as i32;
+        let start = candidates.into_iter().find(|&s| {
+            s >= 1
+                && s + len - 1 <= 14
+                && cards.iter().enumerate().all(|(i, c)| c.is_joker() || position_rank((s + i as i32) as u8) == c.rank())
+        });
+        let Some(start) = start else {
+            return invalid(
+                "L-4.3",
+                "its cards are not consecutive positions low to high (ace low or high, never wrapping K-A-2)",
+            );
+        };
+        let counted = match rules.run_naturals_window {
+            Some(w) => &cards[..cards.len().min(w as usize)],
+            None => cards,
+        };
+        let naturals = counted.iter().filter(|c| !c.is_joker()).count();
+        if naturals < rules.min_naturals_run.max(1) as usize {
+            return Err(Error::rule(
+                ErrorCode::InvalidMeld,
+                if rules.run_naturals_window.is_some() { "W-4" } else { "L-4.5" },
+                format!("{text} has too few natural cards: a run needs {}", rules.min_naturals_run),
+            ));
+        }
+        Ok(Meld { kind: MeldKind::Run, cards: cards.to_vec(), key: suit, start: start as u8 })
+    }
+
+    /// Every legal reading of a card group: as a set, as a run, or both
+    /// (e.g. `5♥ JK JK JK` could be either). The error of the more plausible
+    /// reading is returned when there is none.
+    pub fn interpretations(cards: &[Card], rules: &RuleSet) -> Result<Vec<Meld>> {
+        let set = Meld::set(cards, rules);
+        let run = Meld::run(cards, rules);
+        let mut out = vec![];
+        let set_err = match set {
+            Ok(m) => {
+                out.push(m);
+                None
+            }
+            Err(e) => Some(e),
+        };
+        let run_err = match run {
+            Ok(m) => {
+                out.push(m);
+                None
+            }
+            Err(e) => Some(e),
+        };
+        if out.is_empty() {
+            // Report the reading that the cards look like: one rank → set, else run.
+            let mut ranks = cards.iter().filter(|c| !c.is_joker()).map(|c| c.rank());
+            let one_rank = match ranks.next() {
+                Some(r) => ranks.all(|x| x == r),
+                None => true,
+            };
+            return Err(if one_rank { set_err.unwrap() } else { run_err.unwrap() });
+        }
+        Ok(out)
+    }
+
+    /// Lay `cards` off on this meld (L-5.3) and return the grown meld; `self` is unchanged.
+    /// On a run, naturals go where their positions say; jokers first fill any gap the
+    /// naturals leave, then extend `end` (default: high if legal, else low).
+    pub fn lay_off(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> Result<Meld> {
+        if cards.is_empty() {
+            return Err(Error::new(ErrorCode::InvalidArgument, Some("L-5.3"), "a lay-off needs at least one card"));
+        }
+        let refuse = |why: String| {
+            Err(Error::rule(
+                ErrorCode::InvalidLayOff,
+                "L-5.3",
+                format!("{} cannot be laid off on {}: {why}", format_cards(cards), format_cards(&self.cards)),
+            ))
+        };
+        match self.kind {
+            MeldKind::Set => {
+                if let Some(c) = cards.iter().find(|c| !c.is_joker() && c.rank() != self.key) {
+                    return refuse(format!("{c} is not of the set's rank {}", Card::rank_str(self.key)));
+                }
+                let mut grown = self.cards.clone();
+                grown.extend_from_slice(cards);
+                Meld::set(&grown, rules).or_else(|e| refuse(e.message))
+            }
+            MeldKind::Run => self.lay_off_run(cards, end, rules).or_else(|why| refuse(why)),
+        }
+    }
+
+    fn lay_off_run(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> std::result::Result<Meld, String> {
+        let (low, high) = self.span().expect("a run");
+        let jokers = cards.iter().filter(|c| c.is_joker()).count() as i32;
+        let naturals: Vec<Card> = cards.iter().copied().filter(|c| !c.is_joker()).collect();
+        for c in &naturals {
+            if c.suit_index() != self.key {
+                return Err(format!("{c} is not of the run's suit"));
+            }
+        }
+        // Each ace may go to position 1 or 14; try every assignment (at most 2 aces matter).
+        let aces = naturals.iter().filter(|c| c.rank() == 1).count();
+        let mut best: Option<(i32, Vec<Option<Card>>, u8)> = None;
+        let mut last_reason = String::from("it does not extend the run at either end");
+        for ace_mask in 0..(1u32 << aces) {
+            let mut ace_i = 0;
+            let mut positions: Vec<(i32, Card)> = Vec::with_capacity(naturals.len());
+            for &c in &naturals {
+                let pos = if c.rank() == 1 {
+                    let p = if ace_mask >> ace_i & 1 == 1 { 14 } else { 1 };
+                    ace_i += 1;
+                    p
+                } else {
+                    c.rank() as i32
+                };
+                positions.push((pos, c));
+            }
+            if let Some((pos, c)) = positions.iter().find(|(p, _)| (low as i32..=high as i32).contains(p)) {
+                last_reason = format!("position {pos} ({c}) is already in the run");
+                continue;
+            }
+            let mut lo = low as i32;
+            let mut hi = high as i32;
+            for &(p, _) in &positions {
+                lo = lo.min(p);
+                hi = hi.max(p);
+            }
+            let span = (hi - lo + 1) as usize;
+            let mut slots: Vec<Option<Card>> = vec![None; span];
+            let mut clash = false;
+            for (i, c) in self.cards.iter().enumerate() {
+                slots[(low as i32 - lo) as usize + i] = Some(*c);
+            }
+            for &(p, c) in &positions {
+                let slot = &mut slots[(p - lo) as usize];
+                if slot.is_some() {
+                    clash = true;
+                }
+                *slot = Some(c);
+            }
+            if clash {
+                last_reason = "two cards claim one position".into();
+                continue;
+            }
+            let gaps = slots.iter().filter(|s| s.is_none()).count() as i32;
+            if gaps > jokers {
+                last_reason = "it leaves a gap in the run".into();
+                continue;
+            }
+            let extra = jokers - gaps;
+            let mut start = lo;
+            for s in slots.iter_mut().filter(|s| s.is_none()) {
+                *s = Some(Card::JOKER);
+            }
+            if extra > 0 {
+                let high_ok = hi + extra <= 14;
+                let low_ok = lo - extra >= 1;
+                let to_high = match end {
+                    Some(End::High) => high_ok,
+                    Some(End::Low) => false,
+                    None => high_ok,
+                };
+                if to_high {
+                    slots.extend(std::iter::repeat_n(Some(Card::JOKER), extra as usize));
+                } else if (end.is_none() || end == Some(End::Low)) && low_ok {
+                    let mut v = vec![Some(Card::JOKER); extra as usize];
+                    v.extend(slots);
+                    slots = v;
+                    start = lo - extra;
+                } else {
+                    last_reason = "the joker has no free position at that end (positions 1..14)".into();
+                    continue;
+                }
+            }
+            let cost = gaps; // prefer the reading that needs the fewest jokers as fillers
+            if best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
+                best = Some((cost, slots, start as u8));
+            }
+        }
+        let (_, slots, start) = best.ok_or(last_reason)?;
+        let grown: Vec<Card> = slots.into_iter().map(|s| s.expect("filled")).collect();
+        let meld = Meld::run_min_len(&grown, rules, 1).map_err(|e| e.message)?;
+        debug_assert_eq!(meld.start, start);
+        Ok(meld)
+    }
+
+    /// L-7.2: put `natural` in place of the run joker that stands for it.
+    /// Returns the new meld; the freed joker is the caller's to place.
+    pub fn swap_joker(&self, natural: Card) -> Result<Meld> {
+        if self.is_set() {
+            return Err(Error::rule(ErrorCode::JokerLocked, "L-7.1", "a joker in a set is locked and can never be swapped"));
+        }
+        let index = (0..self.cards.len()).find(|&i| self.joker_stands_for(i) == Some(natural));
+        let Some(index) = index else {
+            let why = if self.jokers() == 0 {
+                "the run holds no joker".to_string()
+            } else {
+                let stands: Vec<String> =
+                    (0..self.cards.len()).filter_map(|i| self.joker_stands_for(i)).map(|c| c.to_string()).collect();
+                format!("its joker stands for {}, not {natural}", stands.join(", "))
+            };
+            return Err(Error::rule(ErrorCode::SwapMismatch, "L-7.2", format!("cannot swap {natural} into {}: {why}", format_cards(&self.cards))));
+        };
+        let mut cards = self.cards.clone();
+        cards[index] = natural;
+        Ok(Meld { cards, ..self.clone() })
+    }
+}
+
+impl std::fmt::Display for Meld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&format_cards(&self.cards))
+    }
+}
+
+/// L-4.4: two same-suit runs of one contract that touch end to end (neither overlapping
+/// nor leaving a gap). Returns the first such pair.
+pub fn adjacent_same_suit_runs(runs: &[&Meld]) -> Option<(usize, usize)> {
+    for i in 0..runs.len() {
+        for j in 0..runs.len() {
+            if i == j || runs[i].key != runs[j].key {
+                continue;
+            }
+            let (_, hi) = runs[i].span().unwrap();
+            let (lo, _) = runs[j].span().unwrap();
+            if lo == hi + 1 {
+                return Some((i, j));
+            }
+        }
+    }
+    None
+}
+
+/// Check a go-down (L-4.6; L-8 when the contract is whole-hand) and return the melds
+/// in the order given. Errors, in this order of precedence: `invalid_meld`,
+/// `contract_not_met`, `meld_size`, `adjacent_runs`. Whether the player holds the
+/// cards (and, for round 7, whether they are the whole hand) is the caller's check.
+pub fn check_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> Result<Vec<Meld>> {
+    let want = contract.melds();
+    let mut readings: Vec<Vec<Meld>> = Vec::with_capacity(groups.len());
+    for g in groups {
+        let mut r = Meld::interpretations(g, rules)?;
+        if contract.whole_hand {
+            r.retain(|m| m.is_run() || contract.sets > 0);
+        }
+        readings.push(r);
+    }
+    let rule = if contract.whole_hand { "L-8.1" } else { "L-4.6" };
+    if groups.len() != want {
+        return Err(Error::rule(
+            ErrorCode::ContractNotMet,
+            rule,
+            format!("the contract is {}: {want} melds, not {}", contract.describe(), groups.len()),
+        ));
+    }
+    // Choose a reading per group (2^n at most, n <= 6) giving exactly the contract's kinds.
+    let mut chosen: Option<Vec<Meld>> = None;
+    let mut size_error: Option<Error> = None;
+    let mut adjacency_error: Option<Error> = None;
+    let combos: usize = readings.iter().map(|r| r.len()).product();
+    for mut k in 0..combos {
+        let pick: Vec<&Meld> = readings
+            .iter()
+            .map(|r| {
+                let m = &r[k % r.len()];
+                k /= r.len();
+                m
+            })
+            .collect();
+        let sets = pick.iter().filter(|m| m.is_set()).count();
+        if sets != contract.sets as usize || pick.len() - sets != contract.runs as usize {
+            continue;
+        }
+        if let Some(e) = size_problem(&pick, contract, rules) {
+            size_error.get_or_insert(e);
+            continue;
+        }
+        if rules.same_suit_runs_need_gap {
+            let runs: Vec<&Meld> = pick.iter().copied().filter(|m| m.is_run()).collect();
+            if let Some((i, j)) = adjacent_same_suit_runs(&runs) {
+                adjacency_error.get_or_insert(Error::rule(
+                    ErrorCode::AdjacentRuns,
+                    "L-4.4",
+                    format!(
+                        "same-suit runs {} and {} are adjacent: in one contract they must overlap or leave a gap",
+                        runs[i], runs[j]
+                    ),
+                ));
+                continue;
+            }
+        }
+        chosen = Some(pick.into_iter().cloned().collect());
+        break;
+    }
+    if let Some(m) = chosen {
+        return Ok(m);
+    }
+    if let Some(e) = size_error.or(adjacency_error) {
+        return Err(e);
+    }
+    Err(Error::rule(
+        ErrorCode::ContractNotMet,
+        if contract.whole_hand { "L-8.1" } else { "L-3" },
+        format!("the contract is {}; these melds are not", contract.describe()),
+    ))
+}
+
+fn size_problem(melds: &[&Meld], contract: &Contract, rules: &RuleSet) -> Option<Error> {
+    for m in melds {
+        let len = m.len() as u8;
+        let (min, max, rule) = match (m.kind, contract.whole_hand) {
+            (MeldKind::Run, true) => (rules.whole_hand_run_min, None, "L-8.2"),
+            (MeldKind::Set, true) => (rules.set_size_min, None, "L-8.2"),
+            (MeldKind::Set, false) => (rules.set_size_min, rules.set_size_max, "L-4.1"),
+            (MeldKind::Run, false) => (rules.run_size_min, rules.run_size_max, "L-4.2"),
+        };
+        if len < min {
+            return Some(Error::rule(ErrorCode::InvalidMeld, rule, format!("{m} is shorter than {min} cards")));
+        }
+        if let Some(max) = max {
+            if len > max {
+                let what = if m.is_set() { "set" } else { "run" };
+                return Some(Error::rule(
+                    ErrorCode::MeldSize,
+                    rule,
+                    format!("{m} has {len} cards: at go-down a {what} has exactly {max} in this profile"),
+                ));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::parse_cards;
+
+    fn cards(s: &str) -> Vec<Card> {
+        parse_cards(&s.split_whitespace().collect::<Vec<_>>()).unwrap()
+    }
+    fn l() -> RuleSet {
+        RuleSet::liverpool()
+    }
+
+    #[test]
+    fn sets_and_runs() {
+        assert!(Meld::set(&cards("7S 7S 7H"), &l()).is_ok()); // L-4.1 duplicates allowed
+        assert!(Meld::set(&cards("7S JK JK"), &l()).is_ok()); // L-4.5 one natural is enough
+        assert!(Meld::set(&cards("7S 8S 7H"), &l()).is_err());
+        let r = Meld::run(&cards("JK 5H 6H 7H"), &l()).unwrap();
+        assert_eq!(r.span(), Some((4, 7)));
+        assert_eq!(r.joker_stands_for(0), Some(Card::parse("4H").unwrap()));
+        assert_eq!(Meld::run(&cards("AH 2H 3H 4H"), &l()).unwrap().span(), Some((1, 4)));
+        assert_eq!(Meld::run(&cards("JH QH KH AH"), &l()).unwrap().span(), Some((11, 14)));
+        assert!(Meld::run(&cards("QH KH AH 2H"), &l()).is_err()); // L-4.3 no wrap
+        let full = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH";
+        assert_eq!(Meld::run_min_len(&cards(full), &l(), 4).unwrap().span(), Some((1, 14)));
+    }
+
+    #[test]
+    fn lay_offs() {
+        let run = Meld::run(&cards("5H 6H 7H 8H"), &l()).unwrap();
+        assert_eq!(run.lay_off(&cards("4H"), None, &l()).unwrap().span(), Some((4, 8)));
+        assert_eq!(run.lay_off(&cards("JK"), None, &l()).unwrap().span(), Some((5, 9)));
+        assert_eq!(run.lay_off(&cards("JK"), Some(End::Low), &l()).unwrap().span(), Some((4, 8)));
+        assert_eq!(run.lay_off(&cards("TH JK"), None, &l()).unwrap().span(), Some((5, 10)));
+        assert_eq!(run.lay_off(&cards("6H"), None, &l()).unwrap_err().code, ErrorCode::InvalidLayOff);
+        assert_eq!(run.lay_off(&cards("TH"), None, &l()).unwrap_err().code, ErrorCode::InvalidLayOff);
+        let high = Meld::run(&cards("TH JH QH KH"), &l()).unwrap();
+        assert_eq!(high.lay_off(&cards("AH"), None, &l()).unwrap().span(), Some((10, 14)));
+        let low = Meld::run(&cards("2H 3H 4H 5H"), &l()).unwrap();
+        assert_eq!(low.lay_off(&cards("AH"), None, &l()).unwrap().span(), Some((1, 5)));
+        let set = Meld::set(&cards("4D 4S 4H"), &l()).unwrap();
+        assert_eq!(set.lay_off(&cards("4C JK"), None, &l()).unwrap().len(), 5);
+        assert!(set.lay_off(&cards("5C"), None, &l()).is_err());
+    }
+
+    #[test]
+    fn swaps() {
+        let run = Meld::run(&cards("5H JK 7H 8H"), &l()).unwrap();
+        assert_eq!(run.swap_joker(Card::parse("6H").unwrap()).unwrap().jokers(), 0);
+        assert_eq!(run.swap_joker(Card::parse("KC").unwrap()).unwrap_err().code, ErrorCode::SwapMismatch);
+        let set = Meld::set(&cards("QS QH JK"), &l()).unwrap();
+        assert_eq!(set.swap_joker(Card::parse("QD").unwrap()).unwrap_err().code, ErrorCode::JokerLocked);
+    }
+
+    #[test]
+    fn go_down_checks() {
+        let c = l().contracts[2]; // two runs
+        let adj = vec![cards("3H 4H 5H 6H"), cards("7H 8H 9H TH")];
+        assert_eq!(check_go_down(&adj, &c, &l()).unwrap_err().code, ErrorCode::AdjacentRuns);
+        let overlap = vec![cards("3H 4H 5H 6H"), cards("5H 6H 7H 8H")];
+        assert!(check_go_down(&overlap, &c, &l()).is_ok());
+        let gap = vec![cards("3H 4H 5H 6H"), cards("8H 9H TH JH")];
+        assert!(check_go_down(&gap, &c, &l()).is_ok());
+        let long = vec![cards("3H 4H 5H 6H 7H"), cards("9S TS JS QS")];
+        assert_eq!(check_go_down(&long, &c, &l()).unwrap_err().code, ErrorCode::MeldSize);
+        let sets = vec![cards("3H 3S 3D"), cards("9S 9S 9D")];
+        assert_eq!(check_go_down(&sets, &c, &l()).unwrap_err().code, ErrorCode::ContractNotMet);
+        let one = vec![cards("3H 4H 5H 6H")];
+        assert_eq!(check_go_down(&one, &c, &l()).unwrap_err().code, ErrorCode::ContractNotMet);
+        let bad = vec![cards("3H 4H 6H 7H"), cards("9S TS JS QS")];
+        assert_eq!(check_go_down(&bad, &c, &l()).unwrap_err().code, ErrorCode::InvalidMeld);
+    }
+}

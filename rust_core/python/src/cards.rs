@@ -1,0 +1,316 @@
+//! Cards, rule sets and melds: thin wrappers over the engine types.
+
+use crate::errors::{invalid_argument, py_result};
+use liverpool_engine::card::{Card, CARD_KINDS};
+use liverpool_engine::meld::{check_go_down as engine_check_go_down, End, Meld, MeldKind};
+use liverpool_engine::rules::RuleSet;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+
+/// A playing card or a joker. Build one from its notation: `Card("7♦")`, `Card("TS")`, `Card("JK")`.
+#[pyclass(name = "Card", module = "liverpool._core", frozen, eq, hash, ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PyCard {
+    pub card: Card,
+}
+
+impl From<Card> for PyCard {
+    fn from(card: Card) -> Self {
+        PyCard { card }
+    }
+}
+
+#[pymethods]
+impl PyCard {
+    #[new]
+    fn new(text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyCard { card: extract_card(text)? })
+    }
+    /// Build a card from its compact id (0..=51 naturals, 52 the joker).
+    #[staticmethod]
+    fn from_id(id: i64) -> PyResult<Self> {
+        let id = u8::try_from(id).map_err(|_| invalid_argument(format!("card id {id} is out of range 0..=52")))?;
+        Ok(PyCard { card: py_result(Card::from_id(id))? })
+    }
+    /// The compact id: `suit * 13 + rank - 1`, the joker is 52.
+    #[getter]
+    fn id(&self) -> u8 {
+        self.card.id()
+    }
+    /// 1 (ace) … 13 (king); 0 for the joker.
+    #[getter]
+    fn rank(&self) -> u8 {
+        self.card.rank()
+    }
+    /// `"♠"`, `"♥"`, `"♦"`, `"♣"`, or `None` for the joker.
+    #[getter]
+    fn suit(&self) -> Option<String> {
+        self.card.suit().map(|s| s.symbol().to_string())
+    }
+    #[getter]
+    fn is_joker(&self) -> bool {
+        self.card.is_joker()
+    }
+    /// ASCII notation, e.g. `"10C"`, `"JK"`.
+    #[getter]
+    fn ascii(&self) -> String {
+        self.card.ascii()
+    }
+    /// Points this card scores left in hand under `rules` (L-10.1).
+    #[pyo3(signature = (rules = None))]
+    fn points(&self, rules: Option<PyRef<'_, PyRuleSet>>) -> u16 {
+        match rules {
+            Some(r) => r.rules.card_points(self.card),
+            None => RuleSet::liverpool().card_points(self.card),
+        }
+    }
+    fn __repr__(&self) -> String {
+        format!("Card('{}')", self.card)
+    }
+    fn __str__(&self) -> String {
+        self.card.to_string()
+    }
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String,))> {
+        let cls = py.get_type::<PyCard>().into_any().unbind();
+        Ok((cls, (self.card.to_string(),)))
+    }
+}
+
+/// Accept a `Card`, a card string or a compact id.
+pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
+    if let Ok(c) = obj.cast::<PyCard>() {
+        return Ok(c.get().card);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return py_result(Card::parse(s.to_str()?));
+    }
+    if let Ok(id) = obj.extract::<i64>() {
+        if (0..CARD_KINDS as i64).contains(&id) {
+            return Ok(Card::from_id(id as u8).expect("in range"));
+        }
+        return py_result(Card::from_id(u8::MAX).map_err(|mut e| {
+            e.message = format!("card id {id} is out of range 0..=52");
+            e
+        }));
+    }
+    Err(invalid_argument(format!(
+        "expected a Card, a card string such as '7♦' or a card id, got {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// Accept any iterable of card-likes, or one string of space-separated cards.
+pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return s.to_str()?.split_whitespace().map(|t| py_result(Card::parse(t))).collect();
+    }
+    let mut out = Vec::new();
+    for item in obj.try_iter()? {
+        out.push(extract_card(&item?)?);
+    }
+    Ok(out)
+}
+
+pub fn cards_to_py<'py>(py: Python<'py>, cards: &[Card]) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, cards.iter().map(|&c| PyCard::from(c)))
+}
+
+/// A rule set: everything a profile of RULES.md decides, as data.
+#[pyclass(name = "RuleSet", module = "liverpool._core", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyRuleSet {
+    pub rules: RuleSet,
+}
+
+#[pymethods]
+impl PyRuleSet {
+    /// `RuleSet("liverpool")` (default), `"contract"` or `"liverpool-classic"`.
+    #[new]
+    #[pyo3(signature = (preset = "liverpool"))]
+    fn new(preset: &str) -> PyResult<Self> {
+        Ok(PyRuleSet { rules: py_result(RuleSet::preset(preset))? })
+    }
+    /// A rule set from JSON (the format of `to_json`); refused with `InvalidRulesError` if inconsistent.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Self> {
+        Ok(PyRuleSet { rules: py_result(RuleSet::from_json(text))? })
+    }
+    fn to_json(&self) -> String {
+        self.rules.to_json()
+    }
+    #[staticmethod]
+    fn presets() -> Vec<&'static str> {
+        RuleSet::preset_names().to_vec()
+    }
+    #[getter]
+    fn name(&self) -> String {
+        self.rules.name.clone()
+    }
+    #[getter]
+    fn rounds(&self) -> u8 {
+        self.rules.rounds()
+    }
+    #[getter]
+    fn deal_sizes(&self) -> Vec<u8> {
+        self.rules.deal_sizes.clone()
+    }
+    /// `[(sets, runs, whole_hand), ...]` per round.
+    #[getter]
+    fn contracts(&self) -> Vec<(u8, u8, bool)> {
+        self.rules.contracts.iter().map(|c| (c.sets, c.runs, c.whole_hand)).collect()
+    }
+    /// A sentence per round, e.g. `"1 set + 1 run"`.
+    fn describe_contract(&self, round: u8) -> PyResult<String> {
+        Ok(py_result(self.rules.contract_for(round))?.describe())
+    }
+    #[pyo3(signature = (players = None))]
+    fn deck_size(&self, players: Option<u8>) -> usize {
+        self.rules.deck_size(players.unwrap_or(self.rules.default_players))
+    }
+    #[getter]
+    fn default_players(&self) -> u8 {
+        self.rules.default_players
+    }
+    /// Points a card scores left in hand (L-10.1, C-7, W-10).
+    fn card_points(&self, card: &Bound<'_, PyAny>) -> PyResult<u16> {
+        Ok(self.rules.card_points(extract_card(card)?))
+    }
+    /// L-2.3: the cut size that earns the cut bonus in this round.
+    #[pyo3(signature = (round, players = None))]
+    fn exact_cut(&self, round: u8, players: Option<u8>) -> PyResult<usize> {
+        py_result(self.rules.exact_cut(round, players.unwrap_or(self.rules.default_players)))
+    }
+    #[getter]
+    fn cut_bonus(&self) -> i32 {
+        self.rules.cut_bonus
+    }
+    fn __repr__(&self) -> String {
+        format!("RuleSet('{}')", self.rules.name)
+    }
+}
+
+pub fn rules_or_default(rules: Option<PyRef<'_, PyRuleSet>>) -> RuleSet {
+    rules.map(|r| r.rules.clone()).unwrap_or_default()
+}
+
+/// A legal set or run. Build with `Meld.set(cards)`, `Meld.run(cards)` or `Meld.parse(cards)`.
+#[pyclass(name = "Meld", module = "liverpool._core", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyMeld {
+    pub meld: Meld,
+}
+
+#[pymethods]
+impl PyMeld {
+    /// A set (L-4.1): cards of one rank, any order.
+    #[staticmethod]
+    #[pyo3(signature = (cards, rules = None))]
+    fn set(cards: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+        let cards = extract_cards(cards)?;
+        Ok(PyMeld { meld: py_result(Meld::set(&cards, &rules_or_default(rules)))? })
+    }
+    /// A run (L-4.2, L-4.3): cards of one suit listed low to high; a joker's place fixes its card.
+    #[staticmethod]
+    #[pyo3(signature = (cards, rules = None))]
+    fn run(cards: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+        let cards = extract_cards(cards)?;
+        Ok(PyMeld { meld: py_result(Meld::run(&cards, &rules_or_default(rules)))? })
+    }
+    /// A set or a run, whichever the cards are (a set when both readings are legal).
+    #[staticmethod]
+    #[pyo3(signature = (cards, rules = None))]
+    fn parse(cards: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+        let cards = extract_cards(cards)?;
+        let mut readings = py_result(Meld::interpretations(&cards, &rules_or_default(rules)))?;
+        Ok(PyMeld { meld: readings.swap_remove(0) })
+    }
+    /// `"set"` or `"run"`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        match self.meld.kind() {
+            MeldKind::Set => "set",
+            MeldKind::Run => "run",
+        }
+    }
+    #[getter]
+    fn cards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        cards_to_py(py, self.meld.cards())
+    }
+    /// A set's rank (1..13); `None` for a run.
+    #[getter]
+    fn rank(&self) -> Option<u8> {
+        self.meld.rank()
+    }
+    /// A run's suit symbol; `None` for a set.
+    #[getter]
+    fn suit(&self) -> Option<String> {
+        self.meld.suit().map(|s| s.symbol().to_string())
+    }
+    /// A run's (low, high) positions, 1..14 (ace low = 1, ace high = 14).
+    #[getter]
+    fn span(&self) -> Option<(u8, u8)> {
+        self.meld.span()
+    }
+    /// The natural card the joker at `index` stands for (runs only, L-4.5).
+    fn joker_stands_for(&self, index: usize) -> Option<PyCard> {
+        self.meld.joker_stands_for(index).map(PyCard::from)
+    }
+    /// The meld after laying `cards` off on it (L-5.3); this meld is unchanged.
+    #[pyo3(signature = (cards, end = None, rules = None))]
+    fn lay_off(&self, cards: &Bound<'_, PyAny>, end: Option<&str>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+        let cards = extract_cards(cards)?;
+        let end = parse_end(end)?;
+        Ok(PyMeld { meld: py_result(self.meld.lay_off(&cards, end, &rules_or_default(rules)))? })
+    }
+    /// The run after putting `card` in place of the joker it stands for (L-7.2).
+    fn swap_joker(&self, card: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyMeld { meld: py_result(self.meld.swap_joker(extract_card(card)?))? })
+    }
+    fn __len__(&self) -> usize {
+        self.meld.len()
+    }
+    fn __repr__(&self) -> String {
+        format!("Meld.{}('{}')", self.kind(), self.meld)
+    }
+    fn __str__(&self) -> String {
+        self.meld.to_string()
+    }
+}
+
+pub fn parse_end(end: Option<&str>) -> PyResult<Option<End>> {
+    match end {
+        None => Ok(None),
+        Some("low") => Ok(Some(End::Low)),
+        Some("high") => Ok(Some(End::High)),
+        Some(other) => Err(invalid_argument(format!("end must be 'low' or 'high', not '{other}'"))),
+    }
+}
+
+/// Check a go-down for a round's contract (L-4.6, L-4.4, L-8) and return its melds.
+#[pyfunction]
+#[pyo3(signature = (melds, round, rules = None))]
+fn check_go_down(melds: &Bound<'_, PyAny>, round: u8, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Vec<PyMeld>> {
+    let rules = rules_or_default(rules);
+    let contract = py_result(rules.contract_for(round))?;
+    let mut groups = Vec::new();
+    for g in melds.try_iter()? {
+        groups.push(extract_cards(&g?)?);
+    }
+    let melds = py_result(engine_check_go_down(&groups, &contract, &rules))?;
+    Ok(melds.into_iter().map(|meld| PyMeld { meld }).collect())
+}
+
+/// Parse cards: a string of space-separated cards or an iterable of card-likes.
+#[pyfunction]
+fn parse_cards<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    cards_to_py(py, &extract_cards(cards)?)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyCard>()?;
+    m.add_class::<PyRuleSet>()?;
+    m.add_class::<PyMeld>()?;
+    m.add_function(wrap_pyfunction!(check_go_down, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
+    Ok(())
+}

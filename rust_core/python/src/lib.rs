@@ -1,0 +1,18 @@
+//! `liverpool._core`: the PyO3 binding of `liverpool-engine`.
+//!
+//! Every function here converts Python values to engine values, calls the engine,
+//! and converts back. No rule is decided in this crate. Engine errors become
+//! Python exceptions in exactly one place, [`errors::to_py`].
+
+use pyo3::prelude::*;
+
+mod cards;
+mod errors;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    errors::register(m)?;
+    cards::register(m)?;
+    Ok(())
+}
