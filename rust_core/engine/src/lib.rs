@@ -8,6 +8,7 @@
 pub mod card;
 pub mod error;
 pub mod meld;
+pub mod rng;
 pub mod rules;
 
 pub use card::{Card, CardCounts, Suit};
