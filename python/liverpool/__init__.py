@@ -28,6 +28,15 @@ from liverpool.errors import (
     PositionError,
 )
 
+# --- section: search (contract search) ---
+# --- end section: search ---
+
+# --- section: deal (shuffling and dealing) ---
+# --- end section: deal ---
+
+# --- section: game (state machine, positions, scenarios, bots, simulation) ---
+# --- end section: game ---
+
 __all__ = [
     "Card",
     "Meld",
@@ -43,4 +52,10 @@ __all__ = [
     "InvalidArgumentError",
     "PositionError",
     "IllegalMoveError",
+    # --- section: search exports ---
+    # --- end section: search exports ---
+    # --- section: deal exports ---
+    # --- end section: deal exports ---
+    # --- section: game exports ---
+    # --- end section: game exports ---
 ]

@@ -7,12 +7,18 @@
 use pyo3::prelude::*;
 
 mod cards;
+mod deal;
 mod errors;
+mod game;
+mod search;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     cards::register(m)?;
+    search::register(m)?;
+    deal::register(m)?;
+    game::register(m)?;
     Ok(())
 }
