@@ -1,0 +1,5 @@
+import sys
+
+from liverpool.cli import main
+
+sys.exit(main())
