@@ -151,8 +151,9 @@ impl PyRuleSet {
         self.rules.rounds()
     }
     #[getter]
-    fn deal_sizes(&self) -> Vec<u8> {
-        self.rules.deal_sizes.clone()
+    fn deal_sizes(&self) -> Vec<u32> {
+        // u32, not u8: PyO3 turns Vec<u8> into bytes.
+        self.rules.deal_sizes.iter().map(|&n| n as u32).collect()
     }
     /// `[(sets, runs, whole_hand), ...]` per round.
     #[getter]

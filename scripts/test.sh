@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Set up everything and run every check: engine purity, Rust tests, type stubs,
+# Python tests (hypothesis 'ci' profile, doctests, executed notebooks), the
+# conformance scenarios, and a quick benchmark smoke run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CI=${CI:-}
+export HYPOTHESIS_PROFILE=${HYPOTHESIS_PROFILE:-ci}
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "setup"
+bash scripts/setup.sh
+
+step "the engine crate has no Python in its dependency tree"
+if cargo tree -p liverpool-engine -e normal,build --prefix none | grep -E '^(pyo3|numpy)' ; then
+    echo "liverpool-engine must not depend on pyo3 or numpy" >&2
+    exit 1
+fi
+echo "ok: no pyo3/numpy under liverpool-engine"
+
+step "cargo test (engine)"
+cargo test -p liverpool-engine --release
+
+step "type stubs match the binary (mypy.stubtest)"
+.venv/bin/python -m mypy.stubtest liverpool._core --allowlist scripts/stubtest-allowlist.txt
+
+step "conformance scenarios (shared examples and our own)"
+SCENARIOS=(tests/scenarios)
+if [ -d ../shared/conformance ]; then SCENARIOS=(../shared/conformance "${SCENARIOS[@]}"); fi
+.venv/bin/liverpool conformance "${SCENARIOS[@]}"
+
+step "benchmark smoke run (numbers are printed, never asserted)"
+.venv/bin/liverpool bench --quick --json target/bench-quick.json
+
+step "pytest (unit, property, differential, doctests, notebooks)"
+.venv/bin/python -m pytest -q
