@@ -32,6 +32,7 @@ from liverpool.errors import (
 # --- end section: search ---
 
 # --- section: deal (shuffling and dealing) ---
+from liverpool._core import Deal, deal, new_deck, shuffled_deck, shuffled_decks
 # --- end section: deal ---
 
 # --- section: game (state machine, positions, scenarios, bots, simulation) ---
@@ -55,6 +56,11 @@ __all__ = [
     # --- section: search exports ---
     # --- end section: search exports ---
     # --- section: deal exports ---
+    "Deal",
+    "deal",
+    "new_deck",
+    "shuffled_deck",
+    "shuffled_decks",
     # --- end section: deal exports ---
     # --- section: game exports ---
     # --- end section: game exports ---

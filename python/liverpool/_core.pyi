@@ -91,6 +91,41 @@ def error_codes() -> dict[str, str]: ...
 # --- end section: search ---
 
 # --- section: deal ---
+import numpy as np
+import numpy.typing as npt
+
+def new_deck(rules: RuleSet | None = None, players: int | None = None) -> list[Card]: ...
+def shuffled_deck(seed: int, rules: RuleSet | None = None, players: int | None = None) -> list[Card]: ...
+def shuffled_decks(
+    n: int,
+    seed: int,
+    rules: RuleSet | None = None,
+    players: int | None = None,
+    threads: int | None = None,
+) -> npt.NDArray[np.uint8]: ...
+@final
+class Deal:
+    @property
+    def hands(self) -> list[list[Card]]: ...
+    @property
+    def up_card(self) -> Card: ...
+    @property
+    def stock(self) -> list[Card]: ...
+    @property
+    def cutter(self) -> int: ...
+    @property
+    def cut(self) -> int: ...
+    @property
+    def cut_bonus(self) -> bool: ...
+
+def deal(
+    deck: Iterable[Card | str | int] | npt.NDArray[np.uint8],
+    round: int,
+    dealer: int,
+    cut: int,
+    rules: RuleSet | None = None,
+    players: int | None = None,
+) -> Deal: ...
 # --- end section: deal ---
 
 # --- section: game ---

@@ -6,10 +6,13 @@
 //! binding lives in `rust_core/python` and only converts and delegates.
 
 pub mod card;
+pub mod deal;
 pub mod error;
+pub mod game;
 pub mod meld;
 pub mod rng;
 pub mod rules;
+pub mod search;
 
 pub use card::{Card, CardCounts, Suit};
 pub use error::{Error, ErrorCode, Result};

@@ -1,0 +1,435 @@
+"""``liverpool bench``: the engine against baselines measured in the same run.
+
+Every number is measured in this process, on this machine, in one run, so a
+ratio never compares numbers from different machines or days. Each section is a
+function registered with :func:`section`; it measures one area and returns
+:class:`Row` objects (one per printed line, one JSON key each). Add a section by
+writing one more decorated function: the table, the JSON and ``--quick`` come
+for free. ``docs/benchmarks.md`` explains every number and its target.
+
+Timing: ``time.perf_counter_ns``, one warm-up call, then the best of *k* repeats
+(the least disturbed run; noise only ever adds time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import liverpool
+
+DECK_SIZE = 107  # profile L (RULES.md L-1.2)
+
+
+@dataclass
+class Row:
+    """One measured number; ``key`` is its name in the JSON output.
+
+    >>> Row("deal_ns_per_deck", "shuffle", 100.0, "ns/deck", baseline=700.0).ratio
+    7.0
+    >>> Row("missing", "not built", None, "ns").ratio is None
+    True
+    """
+
+    key: str
+    name: str
+    value: float | None
+    unit: str
+    target: str = ""
+    baseline: float | None = None
+    ratio_key: str | None = None
+    note: str = ""
+    # How many times faster than the baseline; computed as baseline / value unless given.
+    ratio: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.ratio is None and self.value and self.baseline is not None:
+            self.ratio = self.baseline / self.value
+
+
+@dataclass
+class Context:
+    """What every section gets: the run's settings and a place for shared data."""
+
+    quick: bool
+    seed: int
+    rules: liverpool.RuleSet = field(default_factory=liverpool.RuleSet)
+    extra: dict[str, Any] = field(default_factory=dict)  # more JSON fields, e.g. per-round numbers
+    notes: list[str] = field(default_factory=list)
+
+    def size(self, quick: int, full: int) -> int:
+        return quick if self.quick else full
+
+
+Section = Callable[[Context], list[Row]]
+SECTIONS: list[tuple[str, Section]] = []
+
+
+def section(name: str) -> Callable[[Section], Section]:
+    """Register a benchmark section; sections run in registration order."""
+
+    def register(func: Section) -> Section:
+        SECTIONS.append((name, func))
+        return func
+
+    return register
+
+
+# --- timing helpers ---------------------------------------------------------------
+
+
+def best_ns(func: Callable[[], object], repeats: int, warmup: int = 1) -> int:
+    """The fastest of ``repeats`` timed calls, after ``warmup`` untimed ones."""
+    for _ in range(warmup):
+        func()
+    best = None
+    for _ in range(repeats):
+        start = time.perf_counter_ns()
+        func()
+        elapsed = time.perf_counter_ns() - start
+        best = elapsed if best is None else min(best, elapsed)
+    assert best is not None, "repeats must be at least 1"
+    return best
+
+
+class _TimeLimit(Exception):
+    """Raised inside a call that exceeded its time limit."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Interrupt pure-Python work after ``seconds`` (SIGALRM; a no-op where unavailable)."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise _TimeLimit
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _call_each(func: Callable[..., object], hands: list[list[liverpool.Card]], round_: int) -> None:
+    for hand in hands:
+        func(hand, round_)
+
+
+def missing(name: str) -> str:
+    return f"skipped: {name} is not available in this build"
+
+
+def random_hands(ctx: Context, round_: int, count: int) -> np.ndarray:
+    """``count`` random hands for ``round_``: deal size + 1 cards (a hand after its
+    draw), the top cards of independently shuffled decks."""
+    size = ctx.rules.deal_sizes[round_ - 1] + 1
+    decks = liverpool.shuffled_decks(count, ctx.seed + round_, ctx.rules)
+    return np.ascontiguousarray(decks[:, :size])
+
+
+# --- sections -----------------------------------------------------------------------
+
+
+@section("deal")
+def bench_deal(ctx: Context) -> list[Row]:
+    """Batch shuffling against numpy's argsort-of-uniforms permutation per row."""
+    repeats = ctx.size(3, 5)
+    n = ctx.size(200_000, 1_000_000)
+    all_cores = best_ns(lambda: liverpool.shuffled_decks(n, ctx.seed), repeats) / n
+    one_core = best_ns(lambda: liverpool.shuffled_decks(n, ctx.seed, threads=1), repeats) / n
+
+    rows_np = ctx.size(20_000, 100_000)
+    rng = np.random.default_rng(ctx.seed)
+    numpy_row = best_ns(lambda: np.argsort(rng.random((rows_np, DECK_SIZE)), axis=1), repeats) / rows_np
+
+    single = ctx.size(2_000, 10_000)
+    single_call = best_ns(lambda: [liverpool.shuffled_deck(s) for s in range(single)], repeats) / single
+    return [
+        Row(
+            "deal_ns_per_deck",
+            "shuffled_decks, all cores",
+            all_cores,
+            "ns/deck",
+            target="< 300 ns/deck; >= 5x numpy",
+            baseline=numpy_row,
+            ratio_key="deal_speedup_vs_numpy",
+            note=f"{n} decks of {DECK_SIZE}",
+        ),
+        Row("deal_ns_per_deck_1_thread", "shuffled_decks, 1 thread", one_core, "ns/deck", baseline=numpy_row),
+        Row(
+            "numpy_argsort_ns_per_row",
+            "numpy argsort(random((n,107)))",
+            numpy_row,
+            "ns/row",
+            note=f"baseline, {rows_np} rows",
+        ),
+        Row(
+            "deal_single_call_ns",
+            "shuffled_deck(seed) from Python",
+            single_call,
+            "ns/call",
+            note="one deck as a list of 107 Card objects",
+        ),
+    ]
+
+
+@section("search")
+def bench_search(ctx: Context) -> list[Row]:
+    """Contract search: native batch, one call from Python, and the pure-Python reference."""
+    rows: list[Row] = []
+    rounds = range(1, ctx.rules.rounds + 1)
+    batch = getattr(liverpool, "best_go_down_points_batch", None)
+    single = getattr(liverpool, "best_go_down", None)
+    try:
+        from liverpool import reference
+    except ImportError:
+        reference = None  # type: ignore[assignment]
+    reference_search = getattr(reference, "best_go_down", None)
+
+    batch_by_round: dict[int, float] = {}
+    if batch is None:
+        rows.append(Row("search_ns_per_hand", "best_go_down_points_batch", None, "ns/hand",
+                        note=missing("liverpool.best_go_down_points_batch")))
+    else:
+        n = ctx.size(2_000, 20_000)
+        for round_ in rounds:
+            hands = random_hands(ctx, round_, n)
+            batch_by_round[round_] = best_ns(partial(batch, hands, round_), ctx.size(2, 3)) / n
+        ctx.extra["search_ns_per_hand_by_round"] = {str(r): v for r, v in batch_by_round.items()}
+
+    reference_by_round: dict[int, float] = {}
+    if reference_search is None:
+        rows.append(Row("reference_ns_per_hand", "reference.best_go_down", None, "ns/hand",
+                        note=missing("liverpool.reference.best_go_down")))
+    else:
+        rules_dict = json.loads(ctx.rules.to_json())
+        budget_s, per_hand_limit_s = ctx.size(1, 5), ctx.size(3, 30)
+        for round_ in rounds:
+            hands = random_hands(ctx, round_, 200)
+            spent, timed = 0, 0
+            try:
+                for hand in hands:
+                    ids = [int(c) for c in hand]
+                    start = time.perf_counter_ns()
+                    with time_limit(per_hand_limit_s):
+                        reference_search(ids, round_, rules_dict)
+                    spent += time.perf_counter_ns() - start
+                    timed += 1
+                    if spent >= budget_s * 1e9:
+                        break
+            except _TimeLimit:
+                ctx.notes.append(f"reference: a round-{round_} hand took over {per_hand_limit_s} s; round left out")
+                continue
+            if timed:
+                reference_by_round[round_] = spent / timed
+        ctx.extra["reference_ns_per_hand_by_round"] = {str(r): v for r, v in reference_by_round.items()}
+        ctx.extra["reference_hands_per_round_budget_s"] = budget_s
+
+    if batch_by_round:
+        search_mean = sum(batch_by_round.values()) / len(batch_by_round)
+        # The ratio compares the rounds both sides measured (the reference may skip one).
+        common = [r for r in batch_by_round if r in reference_by_round]
+        reference_mean = sum(reference_by_round[r] for r in common) / len(common) if common else None
+        ratio = None
+        if reference_mean is not None:
+            ratio = reference_mean / (sum(batch_by_round[r] for r in common) / len(common))
+        note = "mean of rounds 1-7, all cores"
+        if common and len(common) < len(batch_by_round):
+            note += f"; ratio over rounds {common}"
+        rows.append(Row(
+            "search_ns_per_hand",
+            "best_go_down_points_batch",
+            search_mean,
+            "ns/hand",
+            target="far below the reference",
+            baseline=reference_mean,
+            ratio_key="search_speedup_vs_reference",
+            ratio=ratio,
+            note=note,
+        ))
+    if reference_by_round:
+        rows.append(Row(
+            "reference_ns_per_hand",
+            "reference.best_go_down (pure Python)",
+            sum(reference_by_round.values()) / len(reference_by_round),
+            "ns/hand",
+            note=f"baseline, mean of rounds {sorted(reference_by_round)}",
+        ))
+
+    if single is None:
+        rows.append(Row("search_single_call_ns", "best_go_down(hand, round)", None, "ns/call",
+                        note=missing("liverpool.best_go_down")))
+    else:
+        per_round = ctx.size(50, 300)
+        times = []
+        for round_ in rounds:
+            card_hands = [
+                [liverpool.Card.from_id(int(c)) for c in hand] for hand in random_hands(ctx, round_, per_round)
+            ]
+            calls = partial(_call_each, single, card_hands, round_)
+            times.append(best_ns(calls, ctx.size(2, 3)) / per_round)
+        ctx.extra["search_single_call_ns_by_round"] = {str(r): t for r, t in zip(rounds, times)}
+        rows.append(Row(
+            "search_single_call_ns",
+            "best_go_down(hand, round) from Python",
+            sum(times) / len(times),
+            "ns/call",
+            note="mean of rounds 1-7; hands as lists of Card",
+        ))
+    return rows
+
+
+@section("open_spiel")
+def bench_open_spiel(ctx: Context) -> list[Row]:
+    """Context from another engine: OpenSpiel's gin rummy ``min_deadwood`` on 11-card hands."""
+    try:
+        import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        ctx.notes.append("open_spiel: pyspiel is not installed (pip install 'liverpool-rummy[bench]'); row skipped")
+        return []
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    rng = np.random.default_rng(ctx.seed)
+    count = ctx.size(500, 5_000)
+    hands = [[int(c) for c in rng.permutation(52)[:11]] for _ in range(count)]
+    per_hand = best_ns(lambda: [utils.min_deadwood(hand) for hand in hands], ctx.size(2, 3)) / count
+    return [Row(
+        "open_spiel_min_deadwood_ns_per_hand",
+        "open_spiel gin_rummy min_deadwood",
+        per_hand,
+        "ns/hand",
+        note="context only: 11 of 52 cards, a different game's search",
+    )]
+
+
+# --- running and reporting ---------------------------------------------------------
+
+
+def git_commit() -> str | None:
+    """The checkout's commit, if the package runs from a git work tree."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def core_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def format_number(value: float | None) -> str:
+    """Three significant digits, thousands separators for large values.
+
+    >>> format_number(1234.4), format_number(0.756), format_number(None)
+    ('1,234', '0.756', '-')
+    """
+    if value is None:
+        return "-"
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
+
+
+def print_table(rows: list[Row]) -> None:
+    header = ("name", "value", "unit", "baseline", "ratio", "target")
+    lines = [header] + [
+        (
+            row.name,
+            format_number(row.value),
+            row.unit,
+            format_number(row.baseline),
+            "-" if row.ratio is None else f"{row.ratio:.1f}x",
+            row.target,
+        )
+        for row in rows
+    ]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    for i, line in enumerate(lines):
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
+        if i == 0:
+            print("  ".join("-" * width for width in widths))
+    for row in rows:
+        if row.note:
+            print(f"  {row.name}: {row.note}")
+
+
+def collect(rows: list[Row], ctx: Context, failures: list[str]) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "quick": ctx.quick,
+        "seed": ctx.seed,
+        "cores": core_count(),
+        "git_commit": git_commit(),
+        "liverpool_version": liverpool.__version__,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "platform": platform.platform(),
+    }
+    for row in rows:
+        result[row.key] = row.value
+        if row.ratio_key:
+            result[row.ratio_key] = row.ratio
+    result.update(ctx.extra)
+    result["rows"] = [asdict(row) for row in rows]
+    result["notes"] = ctx.notes
+    result["failed_sections"] = failures
+    return result
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quick", action="store_true", help="smaller sizes: a smoke run in well under a minute")
+    parser.add_argument("--json", metavar="FILE", type=Path, help="also write the results as JSON to FILE")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of every random deck and hand (default 2024)")
+
+
+def run(args: argparse.Namespace) -> int:
+    ctx = Context(quick=args.quick, seed=args.seed)
+    rows: list[Row] = []
+    failures: list[str] = []
+    started = time.perf_counter()
+    print(f"liverpool bench{' --quick' if ctx.quick else ''}: {core_count()} cores, seed {ctx.seed}")
+    for name, func in SECTIONS:
+        try:
+            rows.extend(func(ctx))
+        except Exception as exc:  # one broken section must not hide the others
+            failures.append(name)
+            ctx.notes.append(f"section {name} failed: {type(exc).__name__}: {exc}")
+    print()
+    print_table(rows)
+    for note in ctx.notes:
+        print(f"note: {note}")
+    print(f"\n{len(rows)} numbers in {time.perf_counter() - started:.1f} s")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(collect(rows, ctx, failures), indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {args.json}")
+    return 1 if failures else 0

@@ -1,0 +1,413 @@
+//! Actions (the steps of CONFORMANCE.md), the compact history of applied actions,
+//! and the events `apply` returns.
+
+use super::serde_cards;
+use crate::card::Card;
+use crate::error::{Error, ErrorCode, Result};
+use crate::meld::End;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+
+/// One decision of one seat. The JSON form is the CONFORMANCE.md step without its
+/// `seat`, `expect` and `check` keys: `{"do": "lay_off", "meld": 0, "cards": ["4♣"]}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "do", rename_all = "snake_case")]
+pub enum Action {
+    /// L-2.2: the cutter lifts `size` cards, then the deal happens. `None`: the engine
+    /// draws the size from its RNG (L-2.4, uniform over 1..=stock-1).
+    Cut {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        size: Option<i64>,
+    },
+    /// L-5.1: the active player takes the top discard.
+    TakeDiscard,
+    /// L-5.1: the active player declines the top discard; the buying window opens (L-6).
+    DeclineDiscard,
+    /// L-6.2: a non-active seat buys the top discard plus a penalty card. Every seat
+    /// with priority over the buyer for this card is taken to have passed.
+    Buy,
+    /// A seat asked in the buying window declines to buy the current top discard.
+    Pass,
+    /// L-5.1 / L-6.5: the active player draws from the stock; an open buying window
+    /// closes (every seat not yet asked passes). Also valid straight from `draw`.
+    DrawStock,
+    /// L-4.6 / L-8.1: lay the contract (round 7: the whole hand as three runs).
+    GoDown {
+        #[serde(with = "serde_cards::groups")]
+        melds: Vec<Vec<Card>>,
+    },
+    /// L-5.3: add `cards` to table meld `meld`. `end` only matters for a joker on a run.
+    LayOff {
+        meld: usize,
+        #[serde(with = "serde_cards::list")]
+        cards: Vec<Card>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        end: Option<End>,
+    },
+    /// L-7.2: put `card` in place of the joker of run `meld` and lay the joker off on `to_meld`.
+    SwapJoker {
+        meld: usize,
+        #[serde(with = "serde_cards::one")]
+        card: Card,
+        to_meld: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        end: Option<End>,
+    },
+    /// L-5.5 / L-5.6: discard one card and end the turn (going out with the last card).
+    Discard {
+        #[serde(with = "serde_cards::one")]
+        card: Card,
+    },
+    /// After a round ends, the next round's dealer gathers and shuffles the deck
+    /// (seeded); the new round waits for its cut. Not a CONFORMANCE.md step.
+    NextRound,
+    /// W-7: the "Liverpool" call. Not implemented yet: always refused with `not_allowed`.
+    CallLiverpool,
+}
+
+impl Action {
+    /// The CONFORMANCE.md name of the action (`"take_discard"`, …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::Cut { .. } => "cut",
+            Action::TakeDiscard => "take_discard",
+            Action::DeclineDiscard => "decline_discard",
+            Action::Buy => "buy",
+            Action::Pass => "pass",
+            Action::DrawStock => "draw_stock",
+            Action::GoDown { .. } => "go_down",
+            Action::LayOff { .. } => "lay_off",
+            Action::SwapJoker { .. } => "swap_joker",
+            Action::Discard { .. } => "discard",
+            Action::NextRound => "next_round",
+            Action::CallLiverpool => "call_liverpool",
+        }
+    }
+
+    fn variant_index(&self) -> u8 {
+        match self {
+            Action::Cut { .. } => 0,
+            Action::TakeDiscard => 1,
+            Action::DeclineDiscard => 2,
+            Action::Buy => 3,
+            Action::Pass => 4,
+            Action::DrawStock => 5,
+            Action::GoDown { .. } => 6,
+            Action::LayOff { .. } => 7,
+            Action::SwapJoker { .. } => 8,
+            Action::Discard { .. } => 9,
+            Action::NextRound => 10,
+            Action::CallLiverpool => 11,
+        }
+    }
+
+    /// The order `legal_actions` uses: by kind (in the order of the enum), then by
+    /// card ids, meld numbers and end.
+    fn sort_key(&self) -> (u8, Vec<i64>) {
+        let mut key = Vec::new();
+        let ids = |cards: &[Card], key: &mut Vec<i64>| key.extend(cards.iter().map(|c| c.id() as i64));
+        match self {
+            Action::Cut { size } => key.push(size.unwrap_or(-1)),
+            Action::GoDown { melds } => {
+                for g in melds {
+                    ids(g, &mut key);
+                    key.push(-1);
+                }
+            }
+            Action::LayOff { meld, cards, end } => {
+                ids(cards, &mut key);
+                key.extend([-1, *meld as i64, end_code(*end) as i64]);
+            }
+            Action::SwapJoker { meld, card, to_meld, end } => {
+                key.extend([card.id() as i64, *meld as i64, *to_meld as i64, end_code(*end) as i64])
+            }
+            Action::Discard { card } => key.push(card.id() as i64),
+            _ => {}
+        }
+        (self.variant_index(), key)
+    }
+
+    /// Parse one action from its JSON form (the step shape; unknown keys are ignored).
+    pub fn from_json(text: &str) -> Result<Action> {
+        serde_json::from_str(text)
+            .map_err(|e| Error::new(ErrorCode::InvalidArgument, None, format!("not an action: {e}")))
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("an action always serializes")
+    }
+}
+
+impl PartialOrd for Action {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Action {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.sort_key().cmp(&other.sort_key())
+    }
+}
+
+fn end_code(end: Option<End>) -> u8 {
+    match end {
+        None => 0,
+        Some(End::Low) => 1,
+        Some(End::High) => 2,
+    }
+}
+
+fn end_from_code(code: u8) -> Option<End> {
+    match code {
+        1 => Some(End::Low),
+        2 => Some(End::High),
+        _ => None,
+    }
+}
+
+/// The applied actions of a game as one flat byte string: `[seat, kind, payload…]`
+/// per action. Cloning it is one `memcpy`, which keeps `GameState::clone` cheap
+/// however long the game has run. Only accepted actions are recorded, so every
+/// number fits its field (meld numbers and cut sizes are below 2^16, card ids and
+/// group sizes below 2^8).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct History {
+    bytes: Vec<u8>,
+    count: u32,
+}
+
+impl History {
+    pub fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    /// Whether every number of `action` fits the encoding (true for accepted actions).
+    pub fn encodable(action: &Action) -> bool {
+        let small = |n: usize| n < u8::MAX as usize;
+        let index = |n: usize| n < u16::MAX as usize;
+        match action {
+            Action::Cut { size } => size.is_none_or(|s| (1..u16::MAX as i64).contains(&s)),
+            Action::GoDown { melds } => small(melds.len()) && melds.iter().all(|g| small(g.len())),
+            Action::LayOff { meld, cards, .. } => index(*meld) && small(cards.len()),
+            Action::SwapJoker { meld, to_meld, .. } => index(*meld) && index(*to_meld),
+            _ => true,
+        }
+    }
+
+    pub fn push(&mut self, seat: u8, action: &Action) {
+        let b = &mut self.bytes;
+        b.push(seat);
+        b.push(action.variant_index());
+        let u16_le = |b: &mut Vec<u8>, v: usize| b.extend_from_slice(&(v as u16).to_le_bytes());
+        match action {
+            Action::Cut { size } => u16_le(b, size.map_or(u16::MAX as usize, |s| s as usize)),
+            Action::GoDown { melds } => {
+                b.push(melds.len() as u8);
+                for g in melds {
+                    b.push(g.len() as u8);
+                    b.extend(g.iter().map(|c| c.id()));
+                }
+            }
+            Action::LayOff { meld, cards, end } => {
+                u16_le(b, *meld);
+                b.push(end_code(*end));
+                b.push(cards.len() as u8);
+                b.extend(cards.iter().map(|c| c.id()));
+            }
+            Action::SwapJoker { meld, card, to_meld, end } => {
+                u16_le(b, *meld);
+                b.push(card.id());
+                u16_le(b, *to_meld);
+                b.push(end_code(*end));
+            }
+            Action::Discard { card } => b.push(card.id()),
+            _ => {}
+        }
+        self.count += 1;
+    }
+
+    /// Decode every recorded `(seat, action)`.
+    pub fn decode(&self) -> Vec<(usize, Action)> {
+        let mut out = Vec::with_capacity(self.len());
+        let mut r = Reader { bytes: &self.bytes, at: 0 };
+        while out.len() < self.len() {
+            let seat = r.byte() as usize;
+            let action = match r.byte() {
+                0 => {
+                    let s = r.u16();
+                    Action::Cut { size: (s != u16::MAX as usize).then_some(s as i64) }
+                }
+                1 => Action::TakeDiscard,
+                2 => Action::DeclineDiscard,
+                3 => Action::Buy,
+                4 => Action::Pass,
+                5 => Action::DrawStock,
+                6 => {
+                    let n = r.byte();
+                    let melds = (0..n)
+                        .map(|_| {
+                            let len = r.byte() as usize;
+                            r.cards(len)
+                        })
+                        .collect();
+                    Action::GoDown { melds }
+                }
+                7 => {
+                    let meld = r.u16();
+                    let end = end_from_code(r.byte());
+                    let len = r.byte() as usize;
+                    Action::LayOff { meld, cards: r.cards(len), end }
+                }
+                8 => {
+                    let meld = r.u16();
+                    let card = r.card();
+                    let to_meld = r.u16();
+                    let end = end_from_code(r.byte());
+                    Action::SwapJoker { meld, card, to_meld, end }
+                }
+                9 => Action::Discard { card: r.card() },
+                10 => Action::NextRound,
+                _ => Action::CallLiverpool,
+            };
+            out.push((seat, action));
+        }
+        out
+    }
+}
+
+/// Reads back what `History::push` wrote; every read is in range by construction.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn byte(&mut self) -> u8 {
+        let v = self.bytes[self.at];
+        self.at += 1;
+        v
+    }
+    fn u16(&mut self) -> usize {
+        u16::from_le_bytes([self.byte(), self.byte()]) as usize
+    }
+    fn card(&mut self) -> Card {
+        Card::from_id(self.byte()).expect("recorded ids are cards")
+    }
+    fn cards(&mut self, n: usize) -> Vec<Card> {
+        (0..n).map(|_| self.card()).collect()
+    }
+}
+
+/// Why a round ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundEndReason {
+    /// L-5.6: a player discarded their last card.
+    WentOut,
+    /// L-8.1: a player laid their whole hand in round 7.
+    WholeHand,
+    /// L-9.2: the active player had to draw and no stock could be formed.
+    StockExhausted,
+    /// L-9.3: the engine's turn cap (`RuleSet::max_turns_per_round`) was reached.
+    TurnLimit,
+}
+
+/// The result of a round, in the event that ended it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundEnd {
+    pub round: u8,
+    /// The seat that went out; `None` for a round with no winner (L-9.2, L-9.3).
+    pub winner: Option<usize>,
+    pub reason: RoundEndReason,
+    /// L-10.1 / L-10.2: this round's score per seat, the cut bonus included.
+    pub scores: Vec<i32>,
+    /// Totals after this round.
+    pub totals: Vec<i32>,
+    /// True when this was the last round (L-10.3).
+    pub game_over: bool,
+    /// At game over: the seat(s) with the lowest total (several for a draw).
+    pub winners: Vec<usize>,
+}
+
+/// What an action did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum EventKind {
+    /// L-2.2 … L-2.6: the cut and the deal.
+    Dealt {
+        cutter: usize,
+        size: usize,
+        /// L-2.3: the cut was exact and earns the bonus.
+        cut_bonus: bool,
+        #[serde(with = "serde_cards::one")]
+        up_card: Card,
+    },
+    TookDiscard {
+        #[serde(with = "serde_cards::one")]
+        card: Card,
+    },
+    /// `window_open`: some seat may buy the declined card (L-6.3).
+    DeclinedDiscard {
+        #[serde(with = "serde_cards::opt")]
+        card: Option<Card>,
+        window_open: bool,
+    },
+    /// L-6.2: the bought card and the penalty card from the stock.
+    Bought {
+        #[serde(with = "serde_cards::one")]
+        card: Card,
+        #[serde(with = "serde_cards::one")]
+        penalty: Card,
+        /// Seats taken to have passed on this card before the buyer (CONFORMANCE `buy`).
+        passed: Vec<usize>,
+    },
+    Passed,
+    /// `card` is `None` when no stock could be formed (L-9.2): the round ended.
+    /// `passed` lists the seats whose turn to buy was closed by this draw.
+    DrewStock {
+        #[serde(with = "serde_cards::opt")]
+        card: Option<Card>,
+        passed: Vec<usize>,
+    },
+    /// Table numbers of the new melds.
+    WentDown { melds: Vec<usize> },
+    LaidOff {
+        meld: usize,
+        #[serde(with = "serde_cards::list")]
+        cards: Vec<Card>,
+    },
+    SwappedJoker {
+        meld: usize,
+        #[serde(with = "serde_cards::one")]
+        card: Card,
+        to_meld: usize,
+    },
+    Discarded {
+        #[serde(with = "serde_cards::one")]
+        card: Card,
+        went_out: bool,
+    },
+    /// A new round: its number and dealer; the deck is shuffled and waits for the cut.
+    RoundStarted { round: u8, dealer: usize },
+}
+
+/// What `GameState::apply` did: who acted, what moved, any stock recycling, and the
+/// end of the round if the action ended it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    pub seat: usize,
+    #[serde(flatten)]
+    pub kind: EventKind,
+    /// L-9.1: the number of cards shuffled from the discard pile into a new stock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recycled: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_end: Option<RoundEnd>,
+}
+
+impl Event {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("an event always serializes")
+    }
+}

@@ -1,0 +1,32 @@
+//! The game state machine (RULES.md profile L; rules read from a `RuleSet`), positions
+//! and the conformance scenario runner. See docs/state-machine.md and docs/positions.md.
+//!
+//! ```
+//! use liverpool_engine::game::{Action, GameState};
+//! let mut g = GameState::new_liverpool(7);
+//! let cutter = g.to_act().unwrap();
+//! g.apply(cutter, &Action::Cut { size: Some(41) }).unwrap(); // L-2.3: the exact cut
+//! assert_eq!(g.cut_bonus(), Some(cutter));
+//! assert_eq!(g.hand_sizes(), vec![10, 10, 10, 10]);
+//! assert_eq!(g.phase().name(), "draw");
+//! ```
+
+mod action;
+mod legal;
+mod position;
+pub mod scenario;
+mod serde_cards;
+mod snapshot;
+mod state;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+pub use action::{Action, Event, EventKind, RoundEnd, RoundEndReason};
+pub use legal::GO_DOWN_LIMIT;
+pub use position::{Position, PositionMeld, PositionRng, PositionWindow};
+pub use scenario::{run_file, run_paths, run_scenario, RunSummary, ScenarioReport};
+pub use snapshot::Step;
+pub use state::{BuyWindow, GameState, Phase, TableMeld, MAX_SEATS};
+pub use view::{observation_layout, MeldView, ObservationLayout, PlayerView, PHASE_NAMES};

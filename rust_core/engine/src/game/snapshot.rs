@@ -1,0 +1,87 @@
+//! Full serialization of a `GameState` (serde JSON) that round-trips exactly: the
+//! rule set, the position with its extension fields (RNG state included), and the
+//! history of applied actions.
+
+use super::action::{Action, History};
+use super::position::Position;
+use super::state::GameState;
+use crate::error::{Error, ErrorCode, Result};
+use crate::rules::RuleSet;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::sync::Arc;
+
+/// One applied action in the snapshot: the CONFORMANCE.md step shape.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    pub seat: usize,
+    #[serde(flatten)]
+    pub action: Action,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Snapshot {
+    /// Format version of this JSON.
+    format: u32,
+    rules: RuleSet,
+    position: Position,
+    history: Vec<Step>,
+}
+
+const FORMAT: u32 = 1;
+
+impl GameState {
+    /// The whole state as JSON (see [`GameState::from_json`]).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&self.snapshot()).expect("a game state always serializes")
+    }
+
+    /// Read a state written by [`GameState::to_json`]; `bad_position` if it is not one
+    /// or is inconsistent.
+    pub fn from_json(text: &str) -> Result<GameState> {
+        let snap: Snapshot = serde_json::from_str(text)
+            .map_err(|e| Error::new(ErrorCode::BadPosition, None, format!("game state JSON: {e}")))?;
+        GameState::from_snapshot(snap)
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            format: FORMAT,
+            rules: (*self.rules).clone(),
+            position: self.to_position(),
+            history: self.history().into_iter().map(|(seat, action)| Step { seat, action }).collect(),
+        }
+    }
+
+    fn from_snapshot(snap: Snapshot) -> Result<GameState> {
+        if snap.format != FORMAT {
+            return Err(Error::new(
+                ErrorCode::BadPosition,
+                None,
+                format!("game state format {} is not supported (this engine reads {FORMAT})", snap.format),
+            ));
+        }
+        let mut state = GameState::from_position_with_rules(&snap.position, Arc::new(snap.rules))?;
+        let mut history = History::default();
+        for (i, step) in snap.history.iter().enumerate() {
+            if step.seat >= state.players() || !History::encodable(&step.action) {
+                return Err(Error::new(ErrorCode::BadPosition, None, format!("history step {i} is out of range")));
+            }
+            history.push(step.seat as u8, &step.action);
+        }
+        state.history = history;
+        Ok(state)
+    }
+}
+
+impl Serialize for GameState {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        self.snapshot().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for GameState {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let snap = Snapshot::deserialize(d)?;
+        GameState::from_snapshot(snap).map_err(|e| serde::de::Error::custom(e.message))
+    }
+}

@@ -1,0 +1,315 @@
+//! Candidate melds: every legal set and run a pool of cards can supply, in a compact,
+//! copyable form the search takes from and puts back into the pool without allocating.
+
+use crate::card::{CARD_KINDS, JOKER_ID};
+use crate::meld::{position_rank, MeldKind};
+use crate::rules::RuleSet;
+use std::cmp::Ordering;
+
+/// A pool of cards: copies per card id (the joker is id 52).
+pub(crate) type Pool = [u8; CARD_KINDS];
+
+/// Most distinct natural ids one meld can need: a run spans at most 14 positions and
+/// its two aces share an id, so 13; a set needs at most 4 (one per suit).
+const MAX_NEED: usize = 13;
+
+/// Size limits for the melds a search may use.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sizes {
+    pub set_min: u32,
+    pub set_max: u32,
+    pub run_min: u32,
+    pub run_max: u32,
+}
+
+impl Sizes {
+    /// Opening sizes of a go-down (L-4.1, L-4.2); whole-hand contracts (L-8.2) have no
+    /// maximum and their own run minimum.
+    pub fn go_down(rules: &RuleSet, whole_hand: bool) -> Sizes {
+        if whole_hand {
+            Sizes {
+                set_min: rules.set_size_min as u32,
+                set_max: u32::MAX,
+                run_min: rules.whole_hand_run_min as u32,
+                run_max: 14,
+            }
+        } else {
+            Sizes {
+                set_min: rules.set_size_min as u32,
+                set_max: rules.set_size_max.map_or(u32::MAX, |m| m as u32),
+                run_min: rules.run_size_min as u32,
+                run_max: rules.run_size_max.map_or(14, |m| (m as u32).min(14)),
+            }
+        }
+    }
+
+    /// Any legal meld, of any length (best_arrangement).
+    pub fn any_length(rules: &RuleSet) -> Sizes {
+        Sizes { set_min: rules.set_size_min as u32, set_max: u32::MAX, run_min: rules.run_size_min as u32, run_max: 14 }
+    }
+}
+
+/// One legal meld the pool can supply.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cand {
+    pub kind: MeldKind,
+    /// Set: the rank 1..=13. Run: the suit index 0..=3.
+    pub key: u8,
+    /// Run: the position (1..=14) of its first card.
+    pub start: u8,
+    /// Run: bit `i` set = the card at position `start + i` is a joker.
+    pub joker_mask: u16,
+    /// Set: natural cards per suit.
+    pub per_suit: [u8; 4],
+    pub jokers: u8,
+    /// Number of cards.
+    pub len: u32,
+    /// Points of its cards (what it removes from the hand's score).
+    pub points: u32,
+    need_ids: [u8; MAX_NEED],
+    need_copies: [u8; MAX_NEED],
+    n_need: u8,
+}
+
+impl Cand {
+    fn empty(kind: MeldKind, key: u8) -> Cand {
+        Cand {
+            kind,
+            key,
+            start: 0,
+            joker_mask: 0,
+            per_suit: [0; 4],
+            jokers: 0,
+            len: 0,
+            points: 0,
+            need_ids: [0; MAX_NEED],
+            need_copies: [0; MAX_NEED],
+            n_need: 0,
+        }
+    }
+
+    fn need(&mut self, id: u8, copies: u8) {
+        // Runs list ids in position order, so the only repeat (the ace at 1 and 14)
+        // is the first entry.
+        if self.n_need > 0 && self.need_ids[0] == id {
+            self.need_copies[0] += copies;
+            return;
+        }
+        self.need_ids[self.n_need as usize] = id;
+        self.need_copies[self.n_need as usize] = copies;
+        self.n_need += 1;
+    }
+
+    /// Does the pool hold every card of this meld?
+    #[inline]
+    pub fn fits(&self, pool: &Pool) -> bool {
+        if pool[JOKER_ID as usize] < self.jokers {
+            return false;
+        }
+        for i in 0..self.n_need as usize {
+            if pool[self.need_ids[i] as usize] < self.need_copies[i] {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Remove this meld's cards from the pool (the caller checked [`Cand::fits`]).
+    #[inline]
+    pub fn take(&self, pool: &mut Pool) {
+        pool[JOKER_ID as usize] -= self.jokers;
+        for i in 0..self.n_need as usize {
+            pool[self.need_ids[i] as usize] -= self.need_copies[i];
+        }
+    }
+
+    /// Undo [`Cand::take`].
+    #[inline]
+    pub fn put_back(&self, pool: &mut Pool) {
+        pool[JOKER_ID as usize] += self.jokers;
+        for i in 0..self.n_need as usize {
+            pool[self.need_ids[i] as usize] += self.need_copies[i];
+        }
+    }
+
+    /// Bit `id` set for every card id this meld uses (bit 52 for the joker).
+    pub fn id_mask(&self) -> u64 {
+        let mut m = if self.jokers > 0 { 1u64 << JOKER_ID } else { 0 };
+        for i in 0..self.n_need as usize {
+            m |= 1u64 << self.need_ids[i];
+        }
+        m
+    }
+
+    /// A run's (low, high) positions.
+    #[inline]
+    pub fn span(&self) -> (u8, u8) {
+        (self.start, self.start + self.len as u8 - 1)
+    }
+
+    /// The card id at index `i` of the canonical meld: a set's cards by id (jokers
+    /// last), a run's low to high with each joker where it stands.
+    fn card_at(&self, mut i: u32) -> u8 {
+        match self.kind {
+            MeldKind::Set => {
+                for (suit, &n) in self.per_suit.iter().enumerate() {
+                    if i < n as u32 {
+                        return suit as u8 * 13 + self.key - 1;
+                    }
+                    i -= n as u32;
+                }
+                JOKER_ID
+            }
+            MeldKind::Run => {
+                if self.joker_mask >> i & 1 == 1 {
+                    JOKER_ID
+                } else {
+                    self.key * 13 + position_rank(self.start + i as u8) - 1
+                }
+            }
+        }
+    }
+
+    /// The canonical card ids, in order.
+    pub fn ids(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.len).map(move |i| self.card_at(i))
+    }
+
+    /// Compare canonical card-id tuples (lexicographic; a prefix is smaller).
+    #[inline]
+    pub fn tuple_cmp(&self, other: &Cand) -> Ordering {
+        self.ids().cmp(other.ids())
+    }
+}
+
+/// Append every legal set of `pool` within `sizes` to `out`.
+pub(crate) fn push_sets(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u16; CARD_KINDS], out: &mut Vec<Cand>) {
+    let jokers = pool[JOKER_ID as usize] as u32;
+    let min_naturals = rules.min_naturals_set.max(1) as u32;
+    for rank in 1..=13u8 {
+        let c = [0u8, 1, 2, 3].map(|s| pool[(s * 13 + rank - 1) as usize]);
+        if (c.iter().map(|&n| n as u32).sum::<u32>()) < min_naturals {
+            continue;
+        }
+        let rank_points = points[(rank - 1) as usize] as u32;
+        for a0 in 0..=c[0] {
+            for a1 in 0..=c[1] {
+                for a2 in 0..=c[2] {
+                    for a3 in 0..=c[3] {
+                        let per_suit = [a0, a1, a2, a3];
+                        let naturals: u32 = per_suit.iter().map(|&n| n as u32).sum();
+                        if naturals < min_naturals {
+                            continue;
+                        }
+                        for j in 0..=jokers {
+                            let len = naturals + j;
+                            if len < sizes.set_min {
+                                continue;
+                            }
+                            if len > sizes.set_max {
+                                break;
+                            }
+                            let mut cand = Cand::empty(MeldKind::Set, rank);
+                            cand.per_suit = per_suit;
+                            cand.jokers = j as u8;
+                            cand.len = len;
+                            cand.points = naturals * rank_points + j * points[JOKER_ID as usize] as u32;
+                            for (s, &n) in per_suit.iter().enumerate() {
+                                if n > 0 {
+                                    cand.need(s as u8 * 13 + rank - 1, n);
+                                }
+                            }
+                            out.push(cand);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Append every legal run of `pool` within `sizes` to `out`: each suit, start, length
+/// and choice of joker positions (a joker may stand where a natural is available).
+pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u16; CARD_KINDS], out: &mut Vec<Cand>) {
+    let jokers = pool[JOKER_ID as usize] as u32;
+    let min_naturals = rules.min_naturals_run.max(1) as u32;
+    let run_min = sizes.run_min.max(1);
+    let run_max = sizes.run_max.min(14);
+    if run_min > run_max {
+        return;
+    }
+    for suit in 0..4u8 {
+        let id_at = |pos: u8| suit * 13 + position_rank(pos) - 1;
+        let have = |pos: u8| pool[id_at(pos) as usize];
+        if (1..=13).all(|p| have(p) == 0) {
+            continue; // every run holds at least one natural (L-4.5)
+        }
+        for start in 1..=(15 - run_min) as u8 {
+            // Positions with no natural must be jokers.
+            let mut forced: u16 = 0;
+            for len in 1..=run_max.min(15 - start as u32) {
+                let i = len - 1;
+                if have(start + i as u8) == 0 {
+                    forced |= 1 << i;
+                }
+                if forced.count_ones() > jokers {
+                    break; // longer runs from this start only need more
+                }
+                if len < run_min {
+                    continue;
+                }
+                let all = ((1u32 << len) - 1) as u16;
+                let optional = all & !forced;
+                let spare = jokers - forced.count_ones();
+                let mut emit = |mask: u16| {
+                    // Both aces of the suit (positions 1 and 14) as naturals need two copies.
+                    if start == 1 && len == 14 && mask & 1 == 0 && mask >> 13 & 1 == 0 && have(1) < 2 {
+                        return;
+                    }
+                    let window = rules.run_naturals_window.map_or(len, |w| (w as u32).min(len));
+                    let window_mask = ((1u32 << window) - 1) as u16;
+                    if window - (mask & window_mask).count_ones() < min_naturals {
+                        return;
+                    }
+                    let mut cand = Cand::empty(MeldKind::Run, suit);
+                    cand.start = start;
+                    cand.len = len;
+                    cand.joker_mask = mask;
+                    cand.jokers = mask.count_ones() as u8;
+                    cand.points = cand.jokers as u32 * points[JOKER_ID as usize] as u32;
+                    // Ace high first so that, when both aces are natural, the shared id
+                    // is merged into the first entry.
+                    if start + len as u8 - 1 == 14 && mask >> (len - 1) & 1 == 0 {
+                        cand.need(id_at(14), 1);
+                        cand.points += points[id_at(14) as usize] as u32;
+                    }
+                    for k in 0..len {
+                        let pos = start + k as u8;
+                        if pos == 14 || mask >> k & 1 == 1 {
+                            continue;
+                        }
+                        cand.need(id_at(pos), 1);
+                        cand.points += points[id_at(pos) as usize] as u32;
+                    }
+                    out.push(cand);
+                };
+                for_each_subset(optional, spare, forced, &mut emit);
+            }
+        }
+    }
+}
+
+/// Call `f(base | x)` for every subset `x` of `bits` with at most `room` elements.
+fn for_each_subset(bits: u16, room: u32, base: u16, f: &mut impl FnMut(u16)) {
+    f(base);
+    if room == 0 {
+        return;
+    }
+    let mut rest = bits;
+    while rest != 0 {
+        let low = rest & rest.wrapping_neg();
+        rest ^= low;
+        // Only higher bits are added below, so each subset is produced once.
+        for_each_subset(rest, room - 1, base | low, f);
+    }
+}

@@ -1,0 +1,562 @@
+//! The depth-first search behind every public search function.
+//!
+//! A go-down search fills the contract's slots in a fixed order, runs first, then
+//! sets. Each slot takes a candidate meld (see `cands.rs`) whose index in its list is
+//! not below the previous slot's of the same kind, so each multiset of melds is met
+//! exactly once. A [`Goal`] decides what a complete go-down means (stop at the first,
+//! keep the best, collect all) and which partial ones are still worth extending,
+//! given an upper bound on the points they can still put into melds.
+//!
+//! An arrangement search (any number of melds) is the same walk over one list of sets
+//! and runs where every node is itself a complete arrangement.
+
+use super::cands::{push_runs, push_sets, Cand, Pool, Sizes};
+use crate::card::CARD_KINDS;
+use crate::meld::MeldKind;
+use crate::rules::{Contract, RuleSet};
+use std::cmp::Ordering;
+
+/// Reusable buffers, so that a batch allocates once per worker, not once per hand.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    runs: Vec<Cand>,
+    sets: Vec<Cand>,
+    chosen: Vec<u32>,
+    /// best_arrangement: for each candidate index, the ids used by it or any later one.
+    cover: Vec<u64>,
+}
+
+/// Order candidates so that the best-scoring come first (the bounds below rely on
+/// it), then by canonical tuple for a deterministic walk.
+fn sort_candidates(list: &mut [Cand]) {
+    list.sort_unstable_by(|a, b| b.points.cmp(&a.points).then_with(|| a.kind_order().cmp(&b.kind_order())).then_with(|| a.tuple_cmp(b)));
+}
+
+impl Cand {
+    fn kind_order(&self) -> u8 {
+        match self.kind {
+            MeldKind::Set => 0,
+            MeldKind::Run => 1,
+        }
+    }
+}
+
+/// Points of every card still in the pool.
+pub(crate) fn pool_points(pool: &Pool, points: &[u16; CARD_KINDS]) -> u32 {
+    pool.iter().zip(points).map(|(&n, &p)| n as u32 * p as u32).sum()
+}
+
+/// Compare two multisets as their sorted id lists (lexicographic; a prefix is smaller).
+pub(crate) fn multiset_cmp(a: &Pool, b: &Pool) -> Ordering {
+    for id in 0..CARD_KINDS {
+        if a[id] != b[id] {
+            // At the first differing id, the list with more copies of it is smaller,
+            // unless the other list ends there (then the other is a prefix, so smaller).
+            let (fewer, more_is) = if a[id] > b[id] { (b, Ordering::Less) } else { (a, Ordering::Greater) };
+            let fewer_goes_on = fewer[id + 1..].iter().any(|&n| n > 0);
+            return if fewer_goes_on { more_is } else { more_is.reverse() };
+        }
+    }
+    Ordering::Equal
+}
+
+/// What the search is for.
+pub(crate) trait Goal {
+    /// Is a partial go-down that can reach at most `ub` points in melds worth extending?
+    fn worth(&self, ub: u32) -> bool;
+    /// A complete go-down; return `true` to stop the search.
+    fn leaf(&mut self, search: &GoDownSearch, node: &Node) -> bool;
+}
+
+/// The state of the walk.
+pub(crate) struct Node {
+    pub pool: Pool,
+    /// Cards left in the pool.
+    pub cards: u32,
+    /// Points of the cards placed in melds so far.
+    pub used: u32,
+    /// Candidate indices: the first `runs` slots index the run list, then the set list.
+    pub chosen: Vec<u32>,
+}
+
+/// A go-down search over one hand and contract.
+pub(crate) struct GoDownSearch<'a> {
+    pub points: [u16; CARD_KINDS],
+    /// Card ids by points, highest first (for the capacity bound).
+    order: [u8; CARD_KINDS],
+    pub runs: &'a [Cand],
+    pub sets: &'a [Cand],
+    pub n_runs: usize,
+    pub n_sets: usize,
+    pub whole_hand: bool,
+    adjacency: bool,
+    sizes: Sizes,
+    pub total_points: u32,
+}
+
+pub(crate) fn points_order(points: &[u16; CARD_KINDS]) -> [u8; CARD_KINDS] {
+    let mut order: [u8; CARD_KINDS] = std::array::from_fn(|i| i as u8);
+    order.sort_by(|&a, &b| points[b as usize].cmp(&points[a as usize]).then(a.cmp(&b)));
+    order
+}
+
+/// Run a go-down search for `hand` and `contract` with `goal`. Returns `None` when the
+/// hand cannot even be searched (no candidate could fill the slots).
+pub(crate) fn search_go_down<G: Goal>(
+    hand: &Pool,
+    contract: &Contract,
+    rules: &RuleSet,
+    scratch: &mut Scratch,
+    goal: &mut G,
+) {
+    let points = rules.points_by_id();
+    let sizes = Sizes::go_down(rules, contract.whole_hand);
+    let n_runs = contract.runs as usize;
+    let n_sets = contract.sets as usize;
+    let cards: u32 = hand.iter().map(|&n| n as u32).sum();
+
+    // Count-based feasibility: enough cards for the minimum sizes; a whole hand must
+    // also fit the maximum sizes.
+    let min_cards = n_sets as u64 * sizes.set_min as u64 + n_runs as u64 * sizes.run_min as u64;
+    if (cards as u64) < min_cards {
+        return;
+    }
+    if contract.whole_hand {
+        let max_cards = if n_sets > 0 { u64::MAX } else { n_runs as u64 * 14 };
+        if cards as u64 > max_cards {
+            return;
+        }
+    }
+
+    scratch.runs.clear();
+    scratch.sets.clear();
+    if n_runs > 0 {
+        push_runs(hand, rules, &sizes, &points, &mut scratch.runs);
+        if scratch.runs.is_empty() {
+            return;
+        }
+        sort_candidates(&mut scratch.runs);
+    }
+    if n_sets > 0 {
+        push_sets(hand, rules, &sizes, &points, &mut scratch.sets);
+        if scratch.sets.is_empty() {
+            return;
+        }
+        sort_candidates(&mut scratch.sets);
+    }
+    let search = GoDownSearch {
+        points,
+        order: points_order(&points),
+        runs: &scratch.runs,
+        sets: &scratch.sets,
+        n_runs,
+        n_sets,
+        whole_hand: contract.whole_hand,
+        adjacency: rules.same_suit_runs_need_gap,
+        sizes,
+        total_points: pool_points(hand, &points),
+    };
+    scratch.chosen.clear();
+    let mut node = Node { pool: *hand, cards, used: 0, chosen: std::mem::take(&mut scratch.chosen) };
+    search.slot(&mut node, 0, goal);
+    scratch.chosen = node.chosen;
+}
+
+impl GoDownSearch<'_> {
+    /// Points of the `cap` best cards of the pool: no melds holding `cap` cards can score more.
+    fn top_points(&self, pool: &Pool, mut cap: u32, pool_total: u32) -> u32 {
+        if cap == u32::MAX {
+            return pool_total;
+        }
+        let mut sum = 0;
+        for &id in &self.order {
+            if cap == 0 {
+                break;
+            }
+            let n = (pool[id as usize] as u32).min(cap);
+            sum += n * self.points[id as usize] as u32;
+            cap -= n;
+        }
+        sum
+    }
+
+    /// Most cards the slots from `slot` on can hold.
+    fn capacity_from(&self, slot: usize) -> u32 {
+        let runs_left = self.n_runs.saturating_sub(slot) as u32;
+        let sets_left = (self.n_runs + self.n_sets - slot.max(self.n_runs)) as u32;
+        if sets_left > 0 && self.sizes.set_max == u32::MAX {
+            return u32::MAX;
+        }
+        runs_left * self.sizes.run_max + sets_left * self.sizes.set_max
+    }
+
+    /// Fewest cards the slots from `slot` on need.
+    fn min_cards_from(&self, slot: usize) -> u32 {
+        let runs_left = self.n_runs.saturating_sub(slot) as u32;
+        let sets_left = (self.n_runs + self.n_sets - slot.max(self.n_runs)) as u32;
+        runs_left * self.sizes.run_min + sets_left * self.sizes.set_min
+    }
+
+    /// L-4.4: would this run touch, end to end, a same-suit run already chosen?
+    fn touches_chosen_run(&self, cand: &Cand, node: &Node) -> bool {
+        let (lo, hi) = cand.span();
+        node.chosen.iter().take(self.n_runs.min(node.chosen.len())).any(|&k| {
+            let other = &self.runs[k as usize];
+            if other.key != cand.key {
+                return false;
+            }
+            let (olo, ohi) = other.span();
+            lo == ohi + 1 || olo == hi + 1
+        })
+    }
+
+    /// Fill slot `slot` and the ones after it. Returns `true` when the goal says stop.
+    fn slot<G: Goal>(&self, node: &mut Node, slot: usize, goal: &mut G) -> bool {
+        let total = self.n_runs + self.n_sets;
+        if slot == total {
+            if self.whole_hand && node.cards != 0 {
+                return false;
+            }
+            return goal.leaf(self, node);
+        }
+        let is_run = slot < self.n_runs;
+        let (list, from, same_left, other_left, other_best) = if is_run {
+            let from = if slot == 0 { 0 } else { node.chosen[slot - 1] as usize };
+            let other_best = self.sets.first().map_or(0, |c| c.points);
+            (self.runs, from, (self.n_runs - slot) as u32, self.n_sets as u32, other_best)
+        } else {
+            let from = if slot == self.n_runs { 0 } else { node.chosen[slot - 1] as usize };
+            (self.sets, from, (total - slot) as u32, 0, 0)
+        };
+        let last = slot + 1 == total;
+        let cap_after = self.capacity_from(slot + 1);
+        let min_after = self.min_cards_from(slot + 1);
+        for (k, cand) in list.iter().enumerate().skip(from) {
+            // Later candidates, and later slots of this kind, score no more than this one.
+            if !goal.worth(node.used + cand.points * same_left + other_best * other_left) {
+                break;
+            }
+            if !cand.fits(&node.pool) {
+                continue;
+            }
+            if self.whole_hand {
+                let rest = node.cards.wrapping_sub(cand.len);
+                if cand.len > node.cards || rest < min_after || rest > cap_after {
+                    continue;
+                }
+            }
+            if is_run && self.adjacency && self.touches_chosen_run(cand, node) {
+                continue;
+            }
+            cand.take(&mut node.pool);
+            node.cards -= cand.len;
+            node.used += cand.points;
+            node.chosen.push(k as u32);
+            let stop = if last {
+                if self.whole_hand && node.cards != 0 {
+                    false
+                } else {
+                    goal.leaf(self, node)
+                }
+            } else {
+                let pool_total = self.total_points - node.used;
+                let ub = node.used + self.top_points(&node.pool, cap_after, pool_total);
+                goal.worth(ub) && self.slot(node, slot + 1, goal)
+            };
+            node.chosen.pop();
+            node.used -= cand.points;
+            node.cards += cand.len;
+            cand.put_back(&mut node.pool);
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The chosen sets and runs, each sorted by canonical tuple: the go-down's melds list.
+    pub fn canonical(&self, chosen: &[u32], out: &mut Vec<Cand>) {
+        out.clear();
+        let split = self.n_runs.min(chosen.len());
+        out.extend(chosen[split..].iter().map(|&k| self.sets[k as usize]));
+        out.sort_by(|a, b| a.tuple_cmp(b));
+        let sets = out.len();
+        out.extend(chosen[..split].iter().map(|&k| self.runs[k as usize]));
+        out[sets..].sort_by(|a, b| a.tuple_cmp(b));
+    }
+}
+
+/// Compare two melds lists (already canonical) tuple by tuple, then by length, then by
+/// kinds (a set before a run, for card groups that read both ways).
+pub(crate) fn melds_cmp(a: &[Cand], b: &[Cand]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let o = x.tuple_cmp(y);
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    a.len().cmp(&b.len()).then_with(|| a.iter().map(Cand::kind_order).cmp(b.iter().map(Cand::kind_order)))
+}
+
+// ---------------------------------------------------------------------------------
+// Goals
+
+/// has_contract: stop at the first go-down.
+pub(crate) struct Exists {
+    pub found: bool,
+}
+
+impl Goal for Exists {
+    fn worth(&self, _ub: u32) -> bool {
+        true
+    }
+    fn leaf(&mut self, _: &GoDownSearch, _: &Node) -> bool {
+        self.found = true;
+        true
+    }
+}
+
+/// The most points a go-down can put into melds (so the fewest left in hand).
+pub(crate) struct MaxPoints {
+    pub best: Option<u32>,
+}
+
+impl Goal for MaxPoints {
+    fn worth(&self, ub: u32) -> bool {
+        self.best.is_none_or(|b| ub > b)
+    }
+    fn leaf(&mut self, search: &GoDownSearch, node: &Node) -> bool {
+        if self.best.is_none_or(|b| node.used > b) {
+            self.best = Some(node.used);
+        }
+        node.used == search.total_points // nothing can beat an empty hand
+    }
+}
+
+/// A complete go-down kept by a goal.
+#[derive(Clone)]
+pub(crate) struct Found {
+    pub used: u32,
+    pub left: Pool,
+    /// Canonical melds list.
+    pub melds: Vec<Cand>,
+}
+
+/// Order of [`Found`] go-downs: fewest points left, then smallest left ids, then
+/// smallest melds list.
+pub(crate) fn found_cmp(a: &Found, b: &Found) -> Ordering {
+    b.used.cmp(&a.used).then_with(|| multiset_cmp(&a.left, &b.left)).then_with(|| melds_cmp(&a.melds, &b.melds))
+}
+
+/// best_go_down: the smallest go-down in [`found_cmp`] order.
+#[derive(Default)]
+pub(crate) struct BestKey {
+    pub best: Option<Found>,
+    scratch: Vec<Cand>,
+}
+
+impl Goal for BestKey {
+    fn worth(&self, ub: u32) -> bool {
+        self.best.as_ref().is_none_or(|b| ub >= b.used)
+    }
+    fn leaf(&mut self, search: &GoDownSearch, node: &Node) -> bool {
+        let better = match &self.best {
+            None => true,
+            Some(b) => match node.used.cmp(&b.used) {
+                Ordering::Greater => true,
+                Ordering::Less => false,
+                Ordering::Equal => match multiset_cmp(&node.pool, &b.left) {
+                    Ordering::Less => true,
+                    Ordering::Greater => false,
+                    Ordering::Equal => {
+                        search.canonical(&node.chosen, &mut self.scratch);
+                        melds_cmp(&self.scratch, &b.melds) == Ordering::Less
+                    }
+                },
+            },
+        };
+        if better {
+            let mut melds = Vec::new();
+            search.canonical(&node.chosen, &mut melds);
+            self.best = Some(Found { used: node.used, left: node.pool, melds });
+        }
+        false
+    }
+}
+
+/// all_go_downs: every go-down, keeping only the `limit` smallest.
+pub(crate) struct Collect {
+    pub found: Vec<Found>,
+    pub limit: usize,
+}
+
+impl Collect {
+    /// Sort and keep the `limit` smallest.
+    pub fn trim(&mut self) {
+        self.found.sort_by(found_cmp);
+        self.found.truncate(self.limit);
+    }
+}
+
+impl Goal for Collect {
+    fn worth(&self, _ub: u32) -> bool {
+        true
+    }
+    fn leaf(&mut self, search: &GoDownSearch, node: &Node) -> bool {
+        let mut melds = Vec::with_capacity(node.chosen.len());
+        search.canonical(&node.chosen, &mut melds);
+        self.found.push(Found { used: node.used, left: node.pool, melds });
+        if self.found.len() >= self.limit.saturating_mul(2).max(1024) {
+            self.trim();
+        }
+        false
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Arrangements (any number of melds, every node is an arrangement)
+
+/// An arrangement kept by the search: its deadwood and canonical melds list.
+#[derive(Clone)]
+pub(crate) struct Arranged {
+    pub deadwood_points: u32,
+    pub deadwood: Pool,
+    pub melds: Vec<Cand>,
+}
+
+/// Fewest deadwood points, then smallest deadwood ids, then fewest melds, then smallest
+/// melds list.
+fn arranged_cmp(a: &Arranged, b: &Arranged) -> Ordering {
+    a.deadwood_points
+        .cmp(&b.deadwood_points)
+        .then_with(|| multiset_cmp(&a.deadwood, &b.deadwood))
+        .then_with(|| a.melds.len().cmp(&b.melds.len()))
+        .then_with(|| melds_cmp(&a.melds, &b.melds))
+}
+
+/// Whether the search wants only the deadwood points or the full tie-broken arrangement.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ArrangeMode {
+    PointsOnly,
+    Exact,
+}
+
+struct ArrangeSearch<'a> {
+    points: [u16; CARD_KINDS],
+    cands: &'a [Cand],
+    cover: &'a [u64],
+    mode: ArrangeMode,
+}
+
+struct ArrangeState {
+    pool: Pool,
+    deadwood_points: u32,
+    chosen: Vec<u32>,
+    best_points: u32,
+    best: Option<Arranged>,
+    scratch: Vec<Cand>,
+}
+
+/// The best arrangement of `hand` (best_arrangement / deadwood_batch). In
+/// `PointsOnly` mode only `deadwood_points` of the result is meaningful.
+pub(crate) fn search_arrangement(hand: &Pool, rules: &RuleSet, scratch: &mut Scratch, mode: ArrangeMode) -> Arranged {
+    let points = rules.points_by_id();
+    let sizes = Sizes::any_length(rules);
+    scratch.sets.clear();
+    push_sets(hand, rules, &sizes, &points, &mut scratch.sets);
+    push_runs(hand, rules, &sizes, &points, &mut scratch.sets);
+    sort_candidates(&mut scratch.sets);
+    let cands = &scratch.sets;
+    scratch.cover.clear();
+    scratch.cover.resize(cands.len() + 1, 0);
+    for k in (0..cands.len()).rev() {
+        scratch.cover[k] = scratch.cover[k + 1] | cands[k].id_mask();
+    }
+    let search = ArrangeSearch { points, cands, cover: &scratch.cover, mode };
+    let total = pool_points(hand, &points);
+    let mut st = ArrangeState {
+        pool: *hand,
+        deadwood_points: total,
+        chosen: std::mem::take(&mut scratch.chosen),
+        best_points: u32::MAX,
+        best: None,
+        scratch: Vec::new(),
+    };
+    st.chosen.clear();
+    search.node(&mut st, 0);
+    scratch.chosen = std::mem::take(&mut st.chosen);
+    match st.best {
+        Some(best) => best,
+        None => Arranged { deadwood_points: st.best_points, deadwood: *hand, melds: Vec::new() },
+    }
+}
+
+impl ArrangeSearch<'_> {
+    /// Points of the pool's cards that some candidate from index `k` on could use.
+    fn coverable(&self, pool: &Pool, k: usize) -> u32 {
+        let mut mask = self.cover[k];
+        let mut sum = 0;
+        while mask != 0 {
+            let id = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            sum += pool[id] as u32 * self.points[id] as u32;
+        }
+        sum
+    }
+
+    fn consider(&self, st: &mut ArrangeState) {
+        match self.mode {
+            ArrangeMode::PointsOnly => st.best_points = st.best_points.min(st.deadwood_points),
+            ArrangeMode::Exact => {
+                if st.deadwood_points > st.best_points {
+                    return;
+                }
+                let mut melds = std::mem::take(&mut st.scratch);
+                canonical_mixed(self.cands, &st.chosen, &mut melds);
+                let here = Arranged { deadwood_points: st.deadwood_points, deadwood: st.pool, melds };
+                let better = st.best.as_ref().is_none_or(|b| arranged_cmp(&here, b) == Ordering::Less);
+                if better {
+                    st.best_points = here.deadwood_points;
+                    st.scratch = st.best.take().map(|b| b.melds).unwrap_or_default();
+                    st.best = Some(here);
+                } else {
+                    st.scratch = here.melds;
+                }
+            }
+        }
+    }
+
+    fn node(&self, st: &mut ArrangeState, from: usize) {
+        self.consider(st);
+        for k in from..self.cands.len() {
+            // Deadwood can fall at most by what later candidates could still cover,
+            // and that only shrinks as k grows.
+            let floor = st.deadwood_points - self.coverable(&st.pool, k);
+            let hopeless = match self.mode {
+                ArrangeMode::PointsOnly => floor >= st.best_points,
+                ArrangeMode::Exact => floor > st.best_points,
+            };
+            if hopeless {
+                break;
+            }
+            let cand = &self.cands[k];
+            if !cand.fits(&st.pool) {
+                continue;
+            }
+            cand.take(&mut st.pool);
+            st.deadwood_points -= cand.points;
+            st.chosen.push(k as u32);
+            self.node(st, k);
+            st.chosen.pop();
+            st.deadwood_points += cand.points;
+            cand.put_back(&mut st.pool);
+        }
+    }
+}
+
+/// Canonical melds list of a mixed candidate selection: sets by tuple, then runs by tuple.
+fn canonical_mixed(cands: &[Cand], chosen: &[u32], out: &mut Vec<Cand>) {
+    out.clear();
+    out.extend(chosen.iter().map(|&k| cands[k as usize]));
+    out.sort_by(|a, b| a.kind_order().cmp(&b.kind_order()).then_with(|| a.tuple_cmp(b)));
+}

@@ -1,0 +1,296 @@
+//! Contract search: does a hand hold a round's contract, what is its best go-down,
+//! which cards would complete it, and how little deadwood can any set of melds leave.
+//!
+//! Definitions (the Python reference in `liverpool.reference` implements the same ones;
+//! `docs/search.md` explains the algorithm):
+//!
+//! - A **go-down** for a contract of S sets and R runs is S sets and R runs, disjoint
+//!   sub-multisets of the hand, each a legal meld ([`Meld::set`], [`Meld::run`]: minimum
+//!   naturals, ace low or high, no wrap) of an opening size (L-4.1, L-4.2), with no two
+//!   same-suit runs touching end to end when the rule set says so (L-4.4). A whole-hand
+//!   contract (L-8) uses the entire hand, runs of any length ≥ `whole_hand_run_min`.
+//! - A meld is identified by its **canonical** cards: a set's sorted by card id (jokers
+//!   last), a run's low to high with each joker where it stands. A go-down's `melds`
+//!   list is its sets by card-id tuple, then its runs by card-id tuple.
+//! - Go-downs are ordered by points left in hand, then the sorted ids of the cards left
+//!   (lexicographic), then the melds list (lexicographic over the tuples).
+//!
+//! Hands are [`CardCounts`]; counts beyond the deck are the caller's concern (the
+//! Python binding refuses them): the search stays correct, only slower.
+
+mod cands;
+mod dfs;
+#[cfg(test)]
+mod tests;
+
+use crate::card::{Card, CardCounts, CARD_KINDS, JOKER_ID};
+use crate::error::{Error, ErrorCode, Result};
+use crate::meld::{Meld, MeldKind};
+use crate::rules::{Contract, RuleSet};
+use cands::Cand;
+use dfs::{search_arrangement, search_go_down, ArrangeMode, BestKey, Collect, Exists, Found, MaxPoints, Scratch};
+use rayon::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A way to lay a round's contract: the melds and what stays in hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoDown {
+    /// Sets (by card-id tuple), then runs (by card-id tuple), each in canonical order.
+    pub melds: Vec<Meld>,
+    /// The cards left in hand.
+    pub left: CardCounts,
+    /// Points of the cards left in hand (L-10.1).
+    pub points_left: u32,
+}
+
+/// Melds of any number and length (no contract) and the deadwood they leave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arrangement {
+    /// Sets (by card-id tuple), then runs (by card-id tuple), each in canonical order.
+    pub melds: Vec<Meld>,
+    /// The cards in no meld.
+    pub deadwood: CardCounts,
+    /// Points of the deadwood.
+    pub points: u32,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Run `f` with this thread's reusable search buffers.
+fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut Scratch::default()),
+    })
+}
+
+/// Build the engine meld of a search candidate. The search only produces legal melds,
+/// so a failure here is a bug in the search, not bad input.
+fn to_meld(cand: &Cand, rules: &RuleSet) -> Meld {
+    let cards: Vec<Card> = cand.ids().map(|id| Card::from_id(id).expect("search ids are 0..=52")).collect();
+    let meld = match cand.kind {
+        MeldKind::Set => Meld::set(&cards, rules),
+        // Lengths were checked by the search (whole-hand runs have their own minimum).
+        MeldKind::Run => Meld::run_min_len(&cards, rules, 1),
+    };
+    meld.expect("the search builds only legal melds")
+}
+
+fn go_down_of(found: &Found, rules: &RuleSet) -> GoDown {
+    let points = rules.points_by_id();
+    GoDown {
+        melds: found.melds.iter().map(|c| to_meld(c, rules)).collect(),
+        left: CardCounts(found.left),
+        points_left: dfs::pool_points(&found.left, &points),
+    }
+}
+
+/// Does `hand` hold `contract` (any go-down at all)?
+pub fn has_contract(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> bool {
+    with_scratch(|scratch| {
+        let mut goal = Exists { found: false };
+        search_go_down(&hand.0, contract, rules, scratch, &mut goal);
+        goal.found
+    })
+}
+
+/// The best go-down: fewest points left, then smallest left card ids, then smallest
+/// melds list. `None` if the hand does not hold the contract.
+pub fn best_go_down(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Option<GoDown> {
+    with_scratch(|scratch| {
+        let mut goal = BestKey::default();
+        search_go_down(&hand.0, contract, rules, scratch, &mut goal);
+        goal.best.map(|found| go_down_of(&found, rules))
+    })
+}
+
+/// `best_go_down(..).points_left` without building the go-down (faster: no tie-break).
+pub fn best_go_down_points(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Option<u32> {
+    with_scratch(|scratch| {
+        let mut goal = MaxPoints { best: None };
+        search_go_down(&hand.0, contract, rules, scratch, &mut goal);
+        let total = dfs::pool_points(&hand.0, &rules.points_by_id());
+        goal.best.map(|used| total - used)
+    })
+}
+
+/// Every distinct go-down, in [`best_go_down`] order, at most `limit` of them.
+pub fn all_go_downs(hand: &CardCounts, contract: &Contract, rules: &RuleSet, limit: usize) -> Vec<GoDown> {
+    if limit == 0 {
+        return Vec::new();
+    }
+    with_scratch(|scratch| {
+        let mut goal = Collect { found: Vec::new(), limit };
+        search_go_down(&hand.0, contract, rules, scratch, &mut goal);
+        goal.trim();
+        goal.found.iter().map(|found| go_down_of(found, rules)).collect()
+    })
+}
+
+/// The cards that would give `hand` the contract: each card id `c` (naturals, and the
+/// joker if the deck for `players` has jokers) such that `hand + c` holds the contract,
+/// with how many copies are unseen: `max(0, deck copies - in hand - in seen)`. Sorted by
+/// card id; empty if `hand` already holds the contract.
+pub fn outs(hand: &CardCounts, contract: &Contract, rules: &RuleSet, seen: &CardCounts, players: u8) -> Vec<(Card, u8)> {
+    if has_contract(hand, contract, rules) {
+        return Vec::new();
+    }
+    let (_, deck_jokers) = rules.deck_for(players);
+    let mut found = Vec::new();
+    for id in 0..CARD_KINDS as u8 {
+        if id == JOKER_ID && deck_jokers == 0 {
+            continue;
+        }
+        let card = Card::from_id(id).expect("id < 53");
+        let mut more = *hand;
+        let Some(n) = more.0[id as usize].checked_add(1) else { continue };
+        more.0[id as usize] = n;
+        if has_contract(&more, contract, rules) {
+            let unseen = rules.copies(card, players).saturating_sub(hand.get(card)).saturating_sub(seen.get(card));
+            found.push((card, unseen));
+        }
+    }
+    found
+}
+
+/// Melds of any number and length (sets ≥ `set_size_min`, runs ≥ `run_size_min`,
+/// minimum naturals apply, L-4.4 does not) leaving the fewest deadwood points; ties go
+/// to the smallest sorted deadwood ids, then the fewest melds, then the smallest melds
+/// list, then (for card groups that read both as a set and a run) the most sets.
+pub fn best_arrangement(hand: &CardCounts, rules: &RuleSet) -> Arrangement {
+    with_scratch(|scratch| {
+        let best = search_arrangement(&hand.0, rules, scratch, ArrangeMode::Exact);
+        Arrangement {
+            melds: best.melds.iter().map(|c| to_meld(c, rules)).collect(),
+            deadwood: CardCounts(best.deadwood),
+            points: best.deadwood_points,
+        }
+    })
+}
+
+/// `best_arrangement(..).points` without the tie-break (faster).
+pub fn deadwood(hand: &CardCounts, rules: &RuleSet) -> u32 {
+    with_scratch(|scratch| search_arrangement(&hand.0, rules, scratch, ArrangeMode::PointsOnly).deadwood_points)
+}
+
+// ---------------------------------------------------------------------------------
+// Batches: one hand per row of `hand_width` card ids, 255 pads short hands.
+
+/// The padding id of batch rows.
+pub const PAD: u8 = 255;
+
+fn check_batch_shape(hands: &[u8], hand_width: usize) -> Result<()> {
+    if hand_width == 0 {
+        if hands.is_empty() {
+            return Ok(());
+        }
+        return Err(Error::new(ErrorCode::InvalidArgument, None, "hand_width must be positive"));
+    }
+    if hands.len() % hand_width != 0 {
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            None,
+            format!("{} card ids do not split into rows of {hand_width}", hands.len()),
+        ));
+    }
+    Ok(())
+}
+
+/// A batch row as a hand; ids must already be valid.
+fn row_hand(row: &[u8]) -> CardCounts {
+    let mut hand = CardCounts::default();
+    for &id in row {
+        if id != PAD {
+            hand.0[id as usize] += 1;
+        }
+    }
+    hand
+}
+
+/// Check every row: card ids 0..=52 or the pad, no more copies than the profile's
+/// largest deck holds (which also keeps the counts small). The first bad row wins.
+fn check_rows(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Result<()> {
+    check_batch_shape(hands, hand_width)?;
+    if hand_width == 0 {
+        return Ok(());
+    }
+    let bad = hands.par_chunks(hand_width).enumerate().find_map_first(|(i, row)| {
+        let mut counts = [0u32; CARD_KINDS];
+        for (j, &id) in row.iter().enumerate() {
+            if id == PAD {
+                continue;
+            }
+            if id as usize >= CARD_KINDS {
+                return Some(Error::new(
+                    ErrorCode::MalformedCard,
+                    None,
+                    format!("hand {i}, position {j}: card id {id} is not 0..=52 (or 255 for padding)"),
+                ));
+            }
+            counts[id as usize] += 1;
+        }
+        let clamped: [u8; CARD_KINDS] = counts.map(|n| n.min(255) as u8);
+        rules.check_copies(&clamped, rules.max_players, &format!("hand {i}")).err()
+    });
+    bad.map_or(Ok(()), Err)
+}
+
+/// `best_go_down(hand).points_left` for every row, `-1` where there is none. Runs in
+/// parallel on the current rayon pool; the result does not depend on the thread count.
+pub fn best_go_down_points_batch(hands: &[u8], hand_width: usize, contract: &Contract, rules: &RuleSet) -> Result<Vec<i32>> {
+    check_rows(hands, hand_width, rules)?;
+    if hand_width == 0 {
+        return Ok(Vec::new());
+    }
+    Ok(hands
+        .par_chunks(hand_width)
+        .map(|row| best_go_down_points(&row_hand(row), contract, rules).map_or(-1, |p| p as i32))
+        .collect())
+}
+
+/// `has_contract(hand)` for every row (see [`best_go_down_points_batch`]).
+pub fn has_contract_batch(hands: &[u8], hand_width: usize, contract: &Contract, rules: &RuleSet) -> Result<Vec<bool>> {
+    check_rows(hands, hand_width, rules)?;
+    if hand_width == 0 {
+        return Ok(Vec::new());
+    }
+    Ok(hands.par_chunks(hand_width).map(|row| has_contract(&row_hand(row), contract, rules)).collect())
+}
+
+/// `best_arrangement(hand).points` for every row (see [`best_go_down_points_batch`]).
+pub fn deadwood_batch(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Result<Vec<i32>> {
+    check_rows(hands, hand_width, rules)?;
+    if hand_width == 0 {
+        return Ok(Vec::new());
+    }
+    Ok(hands.par_chunks(hand_width).map(|row| deadwood(&row_hand(row), rules) as i32).collect())
+}
+
+/// Run `f` on a rayon pool of `threads` threads (`None`: the global pool, one thread
+/// per core). Pools are built once per size and kept, so repeated batches pay nothing.
+pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
+    let Some(n) = threads else { return Ok(f()) };
+    if n == 0 || n > 1024 {
+        return Err(Error::new(ErrorCode::InvalidArgument, None, format!("threads must be 1..=1024, not {n}")));
+    }
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let pool = {
+        let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+        match pools.get(&n) {
+            Some(p) => Arc::clone(p),
+            None => {
+                let p = rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| {
+                    Error::new(ErrorCode::InvalidArgument, None, format!("cannot start {n} threads: {e}"))
+                })?;
+                let p = Arc::new(p);
+                pools.insert(n, Arc::clone(&p));
+                p
+            }
+        }
+    };
+    Ok(pool.install(f))
+}

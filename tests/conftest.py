@@ -1,0 +1,19 @@
+"""Shared test settings: hypothesis profiles.
+
+``dev`` (the default) is quick for local runs; ``ci`` runs many more examples.
+Pick one with ``HYPOTHESIS_PROFILE=dev|ci``; when only ``CI`` is set, ``ci`` is used.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+# The reference search is slow by design, and planted hands are built from many
+# draws: neither is a sign of a bad strategy, so those two health checks are off.
+_SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
+
+settings.register_profile("dev", max_examples=50, deadline=None, suppress_health_check=_SLOW_OK)
+settings.register_profile("ci", max_examples=400, deadline=None, suppress_health_check=_SLOW_OK)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
