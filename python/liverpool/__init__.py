@@ -38,6 +38,9 @@ from liverpool._core import Deal, deal, new_deck, shuffled_deck, shuffled_decks
 # --- section: game (state machine, positions, scenarios, bots, simulation) ---
 # --- end section: game ---
 
+# --- section: bots (native bots, Python bot interface, simulation) ---
+# --- end section: bots ---
+
 __all__ = [
     "Card",
     "Meld",
@@ -64,4 +67,6 @@ __all__ = [
     # --- end section: deal exports ---
     # --- section: game exports ---
     # --- end section: game exports ---
+    # --- section: bots exports ---
+    # --- end section: bots exports ---
 ]

@@ -130,3 +130,6 @@ def deal(
 
 # --- section: game ---
 # --- end section: game ---
+
+# --- section: bots ---
+# --- end section: bots ---

@@ -153,7 +153,7 @@ def random_hands(ctx: Context, round_: int, count: int) -> np.ndarray:
 @section("deal")
 def bench_deal(ctx: Context) -> list[Row]:
     """Batch shuffling against numpy's argsort-of-uniforms permutation per row."""
-    repeats = ctx.size(3, 5)
+    repeats = ctx.size(5, 7)  # each call is short: more repeats make the minimum steadier
     n = ctx.size(200_000, 1_000_000)
     all_cores = best_ns(lambda: liverpool.shuffled_decks(n, ctx.seed), repeats) / n
     one_core = best_ns(lambda: liverpool.shuffled_decks(n, ctx.seed, threads=1), repeats) / n

@@ -81,9 +81,11 @@ pub fn check_players(rules: &RuleSet, players: u8) -> Result<()> {
 /// Row `i` is [`shuffled_deck_stream`]`(seed, i, ..)`. Rows are shuffled in
 /// parallel on the current rayon pool (choose its size with
 /// [`crate::search::with_threads`]), each task writing straight into its slice of
-/// the output, so the result is bit-identical for any number of threads. Fails with `batch_too_large` above [`MAX_BATCH_BYTES`] or
-/// when the buffer cannot be allocated, and `invalid_argument` for a player count
-/// the rules do not allow.
+/// the output, so the result is bit-identical for any number of threads.
+///
+/// Fails with `batch_too_large` above [`MAX_BATCH_BYTES`] or when the buffer
+/// cannot be allocated, and `invalid_argument` for a player count the rules do
+/// not allow.
 pub fn shuffled_decks_batch(n: usize, seed: u64, rules: &RuleSet, players: u8) -> Result<Vec<u8>> {
     check_players(rules, players)?;
     let template: Vec<u8> = new_deck(rules, players).iter().map(|c| c.id()).collect();
@@ -115,8 +117,9 @@ pub fn shuffled_decks_batch(n: usize, seed: u64, rules: &RuleSet, players: u8) -
                 }
             });
     }
-    // SAFETY: the chunks above cover `out[..total]` exactly (`total` is a multiple of
-    // `deck_len` and so of every chunk's length), and `init_row` wrote every byte.
+    // SAFETY: the chunks cover `out[..total]`; every chunk's length (the last one's
+    // too) is a multiple of `deck_len`, so `chunks_exact_mut` visits every byte, and
+    // `init_row` initialised each row before the shuffle.
     unsafe { out.set_len(total) };
     Ok(out)
 }
@@ -208,7 +211,7 @@ pub fn deal_round(deck: &[Card], rules: &RuleSet, players: u8, round: u8, dealer
     }
 
     let first = (dealer as usize + 1) % players as usize;
-    let mut hands = vec![Vec::with_capacity(hand_size); players as usize];
+    let mut hands: Vec<Vec<Card>> = (0..players).map(|_| Vec::with_capacity(hand_size)).collect();
     for (i, &card) in deck[..dealt_cards].iter().enumerate() {
         hands[(first + i) % players as usize].push(card);
     }

@@ -5,6 +5,7 @@
 //! the game state machine, bots and batch simulation. No Python here: the PyO3
 //! binding lives in `rust_core/python` and only converts and delegates.
 
+pub mod bots;
 pub mod card;
 pub mod deal;
 pub mod error;
@@ -13,6 +14,7 @@ pub mod meld;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod sim;
 
 pub use card::{Card, CardCounts, Suit};
 pub use error::{Error, ErrorCode, Result};

@@ -25,11 +25,9 @@ fn shared_conformance_scenarios_pass() {
     assert!(summary.all_passed(), "{}", lines.join("\n"));
 }
 
-/// The project's own scenarios (`tests/scenarios/`), written separately from the
-/// engine. Run with `cargo test --test conformance -- --ignored` to list results.
+/// The project's own scenarios (`tests/scenarios/`), written separately from the engine.
 #[test]
-#[ignore]
-fn project_scenarios_report() {
+fn project_scenarios_pass() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/scenarios");
     if !dir.is_dir() {
         eprintln!("skipped: {} not found", dir.display());

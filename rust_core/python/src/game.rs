@@ -1,7 +1,850 @@
-//! Binding of the engine's `game` functionality (filled in by its owner).
+//! The game: `GameState`, `Action`, `Event`, `TableMeld` and the conformance
+//! scenario runner, as thin wrappers over `liverpool_engine::game`.
+//!
+//! Every rule lives in the engine: this module converts arguments (seats, cards,
+//! action and position dicts), calls the engine and converts results back. JSON
+//! shaped values (action dicts, positions, views, events) cross the boundary as
+//! the engine's own JSON text, read and written with Python's `json` module, so
+//! their field names and order are exactly the engine's (CONFORMANCE.md shapes).
 
+use crate::cards::{cards_to_py, extract_card, extract_cards, parse_end, PyCard, PyMeld, PyRuleSet};
+use crate::errors::{invalid_argument, py_result, to_py};
+use liverpool_engine::card::Card;
+use liverpool_engine::game::{self, observation_layout, Action, Event, GameState, Position, ScenarioReport, TableMeld};
+use liverpool_engine::meld::End;
+use liverpool_engine::rules::RuleSet;
+use liverpool_engine::{Error, ErrorCode};
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyInt, PyList, PySlice, PyString, PyTuple};
+use std::path::PathBuf;
+use std::sync::Arc;
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+// ----- argument conversion -----------------------------------------------------
+
+/// A non-negative integer argument (seat, meld number, seed); `None` for anything
+/// else, so that callers raise a typed error with a stable code instead of
+/// Python's `TypeError` / `OverflowError`.
+fn index_arg(obj: &Bound<'_, PyAny>) -> Option<u64> {
+    if !obj.is_instance_of::<PyInt>() {
+        return None;
+    }
+    obj.extract::<u64>().ok()
+}
+
+/// A seed: any integer in `0..2**64`.
+fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    index_arg(seed).ok_or_else(|| invalid_argument(format!("seed must be an integer in 0..2**64, not {seed}")))
+}
+
+/// A seat of `state`: `invalid_argument` for anything that is not one.
+fn seat_arg(state: &GameState, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let players = state.players();
+    let Some(s) = index_arg(seat).and_then(|s| usize::try_from(s).ok()) else {
+        return Err(invalid_argument(format!("seat {seat} does not exist: seats are 0..{players}")));
+    };
+    py_result(state.check_seat(s))?;
+    Ok(s)
+}
+
+/// A player count, or the rule set's default (L-1.1); the engine checks the range.
+fn players_arg(players: Option<&Bound<'_, PyAny>>, rules: &RuleSet) -> PyResult<usize> {
+    match players {
+        None => Ok(rules.default_players as usize),
+        Some(p) => index_arg(p).and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
+            invalid_argument(format!(
+                "{p} players: the '{}' rules allow {}..={}",
+                rules.name, rules.min_players, rules.max_players
+            ))
+        }),
+    }
+}
+
+/// A table meld number.
+fn meld_arg(meld: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
+    index_arg(meld)
+        .and_then(|m| usize::try_from(m).ok())
+        .ok_or_else(|| invalid_argument(format!("{what} must be a table meld number (an integer >= 0), not {meld}")))
+}
+
+fn end_name(end: Option<End>) -> Option<&'static str> {
+    end.map(|e| match e {
+        End::Low => "low",
+        End::High => "high",
+    })
+}
+
+fn rules_arg(rules: Option<PyRef<'_, PyRuleSet>>) -> Arc<RuleSet> {
+    Arc::new(rules.map(|r| r.rules.clone()).unwrap_or_default())
+}
+
+// ----- JSON across the boundary ------------------------------------------------
+
+static JSON_MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+static JSON_DEFAULT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+fn json_module(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
+    Ok(JSON_MODULE.get_or_try_init(py, || Ok::<_, PyErr>(py.import("json")?.unbind()))?.bind(py))
+}
+
+/// `json.dumps` fallback: a `Card` is written as its notation (`"7♦"`).
+#[pyfunction]
+fn card_as_json(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    match obj.cast::<PyCard>() {
+        Ok(c) => Ok(c.get().card.to_string()),
+        Err(_) => Err(PyTypeError::new_err(format!("{} is not JSON data", obj.get_type().name()?))),
+    }
+}
+
+/// Engine JSON text → Python objects (dicts keep the engine's field order).
+fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    json_module(py)?.getattr("loads")?.call1((text,))
+}
+
+/// Python data (dicts, lists, tuples, strings, numbers, `Card`s) → JSON text for
+/// the engine. Data that is not JSON becomes an error with `code`.
+fn py_to_json(obj: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<String> {
+    let py = obj.py();
+    let default = JSON_DEFAULT.get_or_try_init(py, || {
+        Ok::<_, PyErr>(wrap_pyfunction!(card_as_json, py)?.into_any().unbind())
+    })?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("ensure_ascii", false)?;
+    kwargs.set_item("default", default.bind(py))?;
+    match json_module(py)?.getattr("dumps")?.call((obj,), Some(&kwargs)) {
+        Ok(text) => text.extract(),
+        Err(e) => Err(to_py(Error::new(code, None, format!("{what} is not JSON data: {}", e.value(py))))),
+    }
+}
+
+// ----- Action ------------------------------------------------------------------
+
+/// One decision of one seat: the steps of CONFORMANCE.md. Frozen and hashable.
+/// Build with the constructors (`Action.discard("8♦")`, `Action.go_down([...])`, …)
+/// or from the step dict: `Action.from_dict({"do": "discard", "card": "8♦"})`.
+#[pyclass(name = "Action", module = "liverpool._core", frozen, eq, hash, ord)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PyAction {
+    pub action: Action,
+}
+
+impl From<Action> for PyAction {
+    fn from(action: Action) -> Self {
+        PyAction { action }
+    }
+}
+
+/// Accept an `Action` or a step dict (`{"do": ..., ...}`).
+pub fn extract_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+    if let Ok(a) = obj.cast::<PyAction>() {
+        return Ok(a.get().action.clone());
+    }
+    if obj.is_instance_of::<PyDict>() {
+        return action_from_dict(obj);
+    }
+    Err(invalid_argument(format!(
+        "expected an Action or an action dict such as {{'do': 'discard', 'card': '8♦'}}, got {}",
+        obj.get_type().name()?
+    )))
+}
+
+fn action_from_dict(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+    let text = py_to_json(obj, ErrorCode::InvalidArgument, "the action dict")?;
+    py_result(Action::from_json(&text))
+}
+
+fn quoted(cards: &[Card]) -> String {
+    let inner: Vec<String> = cards.iter().map(|c| format!("'{c}'")).collect();
+    format!("[{}]", inner.join(", "))
+}
+
+fn end_suffix(end: Option<End>) -> String {
+    end_name(end).map_or(String::new(), |e| format!(", end='{e}'"))
+}
+
+#[pymethods]
+impl PyAction {
+    /// L-2.2: the cutter lifts `size` cards (1..deck-1) and the deal follows;
+    /// `None` lets the engine draw the size from the game's RNG (L-2.4).
+    #[staticmethod]
+    #[pyo3(signature = (size = None))]
+    fn cut(size: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let size = match size {
+            None => None,
+            // Any int that fits is kept as is: the engine refuses it with `bad_cut`.
+            Some(s) => Some(s.extract::<i64>().map_err(|_| {
+                invalid_argument(format!("cut size must be an integer (1..deck size - 1), not {s}"))
+            })?),
+        };
+        Ok(Action::Cut { size }.into())
+    }
+    /// L-5.1: the active player takes the top discard.
+    #[staticmethod]
+    fn take_discard() -> Self {
+        Action::TakeDiscard.into()
+    }
+    /// L-5.1: the active player declines the top discard; the buying window opens (L-6).
+    #[staticmethod]
+    fn decline_discard() -> Self {
+        Action::DeclineDiscard.into()
+    }
+    /// L-6.2: a non-active seat buys the top discard plus a penalty card; seats with
+    /// priority over it are taken to have passed.
+    #[staticmethod]
+    fn buy() -> Self {
+        Action::Buy.into()
+    }
+    /// A seat asked in the buying window declines to buy (named `pass_`: `pass` is a keyword).
+    #[staticmethod]
+    fn pass_() -> Self {
+        Action::Pass.into()
+    }
+    /// L-5.1 / L-6.5: the active player draws from the stock (closing any buying window).
+    #[staticmethod]
+    fn draw_stock() -> Self {
+        Action::DrawStock.into()
+    }
+    /// L-4.6 / L-8.1: lay the contract; `melds` is a list of card lists (runs low to high).
+    #[staticmethod]
+    fn go_down(melds: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if melds.is_instance_of::<PyString>() {
+            return Err(invalid_argument("go_down takes a list of card lists, one per meld, not one string"));
+        }
+        let mut groups = Vec::new();
+        for g in melds.try_iter()? {
+            groups.push(extract_cards(&g?)?);
+        }
+        Ok(Action::GoDown { melds: groups }.into())
+    }
+    /// L-5.3: add `cards` to table meld number `meld`; `end` ("low"/"high") places a joker on a run.
+    #[staticmethod]
+    #[pyo3(signature = (meld, cards, end = None))]
+    fn lay_off(meld: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, end: Option<&str>) -> PyResult<Self> {
+        Ok(Action::LayOff { meld: meld_arg(meld, "meld")?, cards: extract_cards(cards)?, end: parse_end(end)? }.into())
+    }
+    /// L-7.2: put natural `card` in place of the joker of run `meld`, and lay the joker off on `to_meld`.
+    #[staticmethod]
+    #[pyo3(signature = (meld, card, to_meld, end = None))]
+    fn swap_joker(
+        meld: &Bound<'_, PyAny>,
+        card: &Bound<'_, PyAny>,
+        to_meld: &Bound<'_, PyAny>,
+        end: Option<&str>,
+    ) -> PyResult<Self> {
+        Ok(Action::SwapJoker {
+            meld: meld_arg(meld, "meld")?,
+            card: extract_card(card)?,
+            to_meld: meld_arg(to_meld, "to_meld")?,
+            end: parse_end(end)?,
+        }
+        .into())
+    }
+    /// L-5.5 / L-5.6: discard `card` and end the turn (going out with the last card).
+    #[staticmethod]
+    fn discard(card: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(Action::Discard { card: extract_card(card)? }.into())
+    }
+    /// After a round ends, the next dealer shuffles and the next round waits for its cut.
+    #[staticmethod]
+    fn next_round() -> Self {
+        Action::NextRound.into()
+    }
+    /// W-7: the "Liverpool" call (refused by the engine until profile W implements it).
+    #[staticmethod]
+    fn call_liverpool() -> Self {
+        Action::CallLiverpool.into()
+    }
+    /// An action from its CONFORMANCE.md step dict; extra keys (`seat`, `expect`,
+    /// `check`) are ignored. Cards may be strings or `Card`s.
+    #[staticmethod]
+    fn from_dict(step: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if !step.is_instance_of::<PyDict>() {
+            return Err(invalid_argument(format!("an action dict is a dict, not {}", step.get_type().name()?)));
+        }
+        Ok(action_from_dict(step)?.into())
+    }
+    /// The step dict: `{"do": "discard", "card": "8♦"}`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.action.to_json())
+    }
+    /// The CONFORMANCE.md name: `"discard"`, `"pass"`, …
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.action.name()
+    }
+    /// The cut size (`cut`), else `None`.
+    #[getter]
+    fn size(&self) -> Option<i64> {
+        match self.action {
+            Action::Cut { size } => size,
+            _ => None,
+        }
+    }
+    /// The card groups of a `go_down`, else `None`.
+    #[getter]
+    fn melds<'py>(&self, py: Python<'py>) -> PyResult<Option<Vec<Bound<'py, PyList>>>> {
+        match &self.action {
+            Action::GoDown { melds } => Ok(Some(melds.iter().map(|g| cards_to_py(py, g)).collect::<PyResult<_>>()?)),
+            _ => Ok(None),
+        }
+    }
+    /// The table meld a `lay_off` or `swap_joker` acts on, else `None`.
+    #[getter]
+    fn meld(&self) -> Option<usize> {
+        match self.action {
+            Action::LayOff { meld, .. } | Action::SwapJoker { meld, .. } => Some(meld),
+            _ => None,
+        }
+    }
+    /// The cards of a `lay_off`, else `None`.
+    #[getter]
+    fn cards<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        match &self.action {
+            Action::LayOff { cards, .. } => Ok(Some(cards_to_py(py, cards)?)),
+            _ => Ok(None),
+        }
+    }
+    /// The card of a `discard` or `swap_joker`, else `None`.
+    #[getter]
+    fn card(&self) -> Option<PyCard> {
+        match self.action {
+            Action::Discard { card } | Action::SwapJoker { card, .. } => Some(card.into()),
+            _ => None,
+        }
+    }
+    /// Where a `swap_joker` puts the freed joker, else `None`.
+    #[getter]
+    fn to_meld(&self) -> Option<usize> {
+        match self.action {
+            Action::SwapJoker { to_meld, .. } => Some(to_meld),
+            _ => None,
+        }
+    }
+    /// `"low"` / `"high"` for a joker placed on a run, else `None`.
+    #[getter]
+    fn end(&self) -> Option<&'static str> {
+        match self.action {
+            Action::LayOff { end, .. } | Action::SwapJoker { end, .. } => end_name(end),
+            _ => None,
+        }
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+        let from_dict = py.get_type::<PyAction>().getattr("from_dict")?;
+        Ok((from_dict, (self.to_dict(py)?,)))
+    }
+    /// A constructor call that builds this action again, e.g. `Action.discard('8♦')`.
+    fn __repr__(&self) -> String {
+        match &self.action {
+            Action::Cut { size: None } => "Action.cut()".into(),
+            Action::Cut { size: Some(k) } => format!("Action.cut({k})"),
+            Action::Pass => "Action.pass_()".into(),
+            Action::GoDown { melds } => {
+                let groups: Vec<String> = melds.iter().map(|g| quoted(g)).collect();
+                format!("Action.go_down([{}])", groups.join(", "))
+            }
+            Action::LayOff { meld, cards, end } => format!("Action.lay_off({meld}, {}{})", quoted(cards), end_suffix(*end)),
+            Action::SwapJoker { meld, card, to_meld, end } => {
+                format!("Action.swap_joker({meld}, '{card}', {to_meld}{})", end_suffix(*end))
+            }
+            Action::Discard { card } => format!("Action.discard('{card}')"),
+            other => format!("Action.{}()", other.name()),
+        }
+    }
+}
+
+// ----- Event -------------------------------------------------------------------
+
+/// What an applied action did (`GameState.apply` returns it): `.kind` names it
+/// (`"dealt"`, `"took_discard"`, `"bought"`, `"discarded"`, …) and `.to_dict()`
+/// has every detail, including `round_end` when the action ended the round.
+#[pyclass(name = "Event", module = "liverpool._core", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyEvent {
+    pub event: Event,
+}
+
+#[pymethods]
+impl PyEvent {
+    /// The seat that acted.
+    #[getter]
+    fn seat(&self) -> usize {
+        self.event.seat
+    }
+    /// The event's name, the `"event"` field of `to_dict()`.
+    #[getter]
+    fn kind<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.to_dict(py)?.get_item("event")
+    }
+    /// The round's result (scores, totals, winner…) if this action ended the round.
+    #[getter]
+    fn round_end<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match &self.event.round_end {
+            None => Ok(None),
+            Some(_) => Ok(Some(self.to_dict(py)?.get_item("round_end")?)),
+        }
+    }
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.event.to_json())
+    }
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let d = self.to_dict(py)?;
+        let d = d.cast::<PyDict>()?;
+        let mut parts = Vec::new();
+        for (k, v) in d.iter() {
+            parts.push(format!("{}={}", k.str()?, v.repr()?));
+        }
+        Ok(format!("Event({})", parts.join(", ")))
+    }
+}
+
+// ----- TableMeld ---------------------------------------------------------------
+
+/// A meld on the table and the seat that laid it (L-4.6).
+#[pyclass(name = "TableMeld", module = "liverpool._core", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyTableMeld {
+    pub table_meld: TableMeld,
+}
+
+#[pymethods]
+impl PyTableMeld {
+    #[getter]
+    fn owner(&self) -> usize {
+        self.table_meld.owner
+    }
+    #[getter]
+    fn meld(&self) -> PyMeld {
+        PyMeld { meld: self.table_meld.meld.clone() }
+    }
+    fn __repr__(&self) -> String {
+        let kind = if self.table_meld.meld.is_set() { "set" } else { "run" };
+        format!("TableMeld(owner={}, meld=Meld.{kind}('{}'))", self.table_meld.owner, self.table_meld.meld)
+    }
+}
+
+// ----- GameState ---------------------------------------------------------------
+
+/// The whole state of a game (RULES.md profile L by default; any `RuleSet`).
+///
+/// `GameState(seed, players, rules)` starts a game waiting for round 1's cut; the
+/// first dealer and every shuffle come from `seed`. Act with `apply(seat, action)`;
+/// a refused action raises `IllegalMoveError` (with `.code` and `.rule`) and
+/// leaves the state exactly as it was.
+#[pyclass(name = "GameState", module = "liverpool._core", eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyGameState {
+    pub state: GameState,
+}
+
+impl From<GameState> for PyGameState {
+    fn from(state: GameState) -> Self {
+        PyGameState { state }
+    }
+}
+
+fn position_from_py(pos: &Bound<'_, PyAny>) -> PyResult<Position> {
+    let text = match pos.cast::<PyString>() {
+        Ok(s) => s.to_str()?.to_owned(),
+        Err(_) => py_to_json(pos, ErrorCode::BadPosition, "the position")?,
+    };
+    py_result(Position::from_json(&text))
+}
+
+#[pymethods]
+impl PyGameState {
+    /// A new game: the first dealer by lot (L-2.1) and the shuffled deck, both from
+    /// `seed`; `players` defaults to the rule set's default (4 in profile L).
+    #[new]
+    #[pyo3(signature = (seed = None, players = None, rules = None))]
+    fn new(seed: Option<&Bound<'_, PyAny>>, players: Option<&Bound<'_, PyAny>>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+        let rules = rules_arg(rules);
+        let players = players_arg(players, &rules)?;
+        Ok(py_result(GameState::new(rules, players, seed))?.into())
+    }
+
+    /// The game `GameState(seed, players, rules)` reaches after `actions`, a list of
+    /// `(seat, action)` pairs (actions may be `Action`s or step dicts). A refused
+    /// action raises its error, naming its index.
+    #[staticmethod]
+    #[pyo3(signature = (seed, actions, players = None, rules = None))]
+    fn replay(
+        seed: &Bound<'_, PyAny>,
+        actions: &Bound<'_, PyAny>,
+        players: Option<&Bound<'_, PyAny>>,
+        rules: Option<PyRef<'_, PyRuleSet>>,
+    ) -> PyResult<Self> {
+        let seed = seed_arg(seed)?;
+        let rules = rules_arg(rules);
+        let players = players_arg(players, &rules)?;
+        let mut steps = Vec::new();
+        for (i, item) in actions.try_iter()?.enumerate() {
+            let item = item?;
+            let pair = item
+                .cast::<PyTuple>()
+                .ok()
+                .filter(|t| t.len() == 2)
+                .ok_or_else(|| invalid_argument(format!("action {i}: expected a (seat, action) pair, not {item}")))?;
+            let seat_obj = pair.get_item(0)?;
+            let seat = index_arg(&seat_obj)
+                .and_then(|s| usize::try_from(s).ok())
+                .ok_or_else(|| invalid_argument(format!("action {i}: seat {seat_obj} does not exist")))?;
+            steps.push((seat, extract_action(&pair.get_item(1)?)?));
+        }
+        Ok(py_result(GameState::replay(rules, players, seed, &steps))?.into())
+    }
+
+    /// The state a CONFORMANCE.md position describes (JSON text or a dict).
+    /// `rules`: explicit rules instead of the position's `profile`. A malformed or
+    /// inconsistent position raises `PositionError` (`bad_position`).
+    #[staticmethod]
+    #[pyo3(signature = (position, rules = None))]
+    fn from_position(position: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+        let pos = position_from_py(position)?;
+        let state = match rules {
+            None => GameState::from_position(&pos),
+            Some(r) => GameState::from_position_with_rules(&pos, Arc::new(r.rules.clone())),
+        };
+        Ok(py_result(state)?.into())
+    }
+
+    /// The position of this state as a dict (CONFORMANCE.md "Position" plus the
+    /// extension fields that make it exact, RNG included; not the history).
+    fn to_position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.state.to_position().to_json())
+    }
+
+    /// Read a state written by `to_json` (`PositionError` if it is not one).
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Self> {
+        Ok(py_result(GameState::from_json(text))?.into())
+    }
+
+    /// The whole state as JSON: rules, exact position (RNG included) and history.
+    /// `GameState.from_json(g.to_json()) == g`.
+    fn to_json(&self) -> String {
+        self.state.to_json()
+    }
+
+    /// An independent copy (history included).
+    fn clone(&self) -> Self {
+        self.state.clone().into()
+    }
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_json = py.get_type::<PyGameState>().getattr("from_json")?;
+        Ok((from_json, (self.state.to_json(),)))
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "GameState(round={}, phase='{}', active={}, to_act={}, hand_sizes={:?})",
+            self.state.round(),
+            self.state.phase().name(),
+            self.state.active(),
+            self.state.to_act().map_or("None".into(), |s| s.to_string()),
+            self.state.hand_sizes()
+        )
+    }
+
+    // ----- reading the state -----
+
+    /// 1-based round number.
+    #[getter]
+    fn round(&self) -> u8 {
+        self.state.round()
+    }
+    #[getter]
+    fn dealer(&self) -> usize {
+        self.state.dealer()
+    }
+    /// L-2.2: the dealer's right neighbour, who cuts.
+    #[getter]
+    fn cutter(&self) -> usize {
+        self.state.cutter()
+    }
+    /// The seat whose turn it is.
+    #[getter]
+    fn active(&self) -> usize {
+        self.state.active()
+    }
+    /// `"cut"`, `"draw"`, `"buying"`, `"play"`, `"round_over"` or `"game_over"`.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.state.phase().name()
+    }
+    /// The seat whose decision the engine waits for (in the buying window: the next
+    /// seat asked); `None` only at game over.
+    #[getter]
+    fn to_act(&self) -> Option<usize> {
+        self.state.to_act()
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.state.players()
+    }
+    #[getter]
+    fn rules(&self) -> PyRuleSet {
+        PyRuleSet { rules: self.state.rules().clone() }
+    }
+    /// This round's contract, e.g. `"2 sets"` (L-3).
+    #[getter]
+    fn contract(&self) -> String {
+        self.state.contract().describe()
+    }
+    /// Every hand (cards in id order, jokers last). Hidden information: bots see `view(seat)`.
+    #[getter]
+    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+        (0..self.state.players()).map(|s| cards_to_py(py, &self.state.hand_cards(s))).collect()
+    }
+    /// One seat's hand.
+    fn hand<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let seat = seat_arg(&self.state, seat)?;
+        cards_to_py(py, &self.state.hand_cards(seat))
+    }
+    #[getter]
+    fn hand_sizes(&self) -> Vec<usize> {
+        self.state.hand_sizes()
+    }
+    /// The stock, top card first. Hidden information (tests, analysis).
+    #[getter]
+    fn stock<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let top_first: Vec<Card> = self.state.stock().iter().rev().copied().collect();
+        cards_to_py(py, &top_first)
+    }
+    #[getter]
+    fn stock_size(&self) -> usize {
+        self.state.stock().len()
+    }
+    /// The discard pile, bottom first (the top card last).
+    #[getter]
+    fn discard<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        cards_to_py(py, self.state.discard_pile())
+    }
+    #[getter]
+    fn discard_top(&self) -> Option<PyCard> {
+        self.state.discard_top().map(PyCard::from)
+    }
+    /// The table melds, numbered in the order they were laid.
+    #[getter]
+    fn table(&self) -> Vec<PyTableMeld> {
+        self.state.table().iter().map(|m| PyTableMeld { table_meld: m.clone() }).collect()
+    }
+    /// Per seat: has gone down this round.
+    #[getter]
+    fn down(&self) -> Vec<bool> {
+        self.state.down_flags()
+    }
+    /// The active player went down during the current turn (L-5.3).
+    #[getter]
+    fn down_this_turn(&self) -> bool {
+        self.state.down_this_turn()
+    }
+    /// Buys made this round, per seat.
+    #[getter]
+    fn buys(&self) -> Vec<u32> {
+        self.state.buys().iter().map(|&b| b as u32).collect()
+    }
+    /// Totals of the finished rounds (including this round once it is over).
+    #[getter]
+    fn totals(&self) -> Vec<i32> {
+        self.state.totals()
+    }
+    /// This round's scores (cut bonus included) once it is over, else `None`.
+    #[getter]
+    fn round_scores(&self) -> Option<Vec<i32>> {
+        self.state.round_scores()
+    }
+    /// L-2.3: the seat that earned this round's cut bonus.
+    #[getter]
+    fn cut_bonus(&self) -> Option<usize> {
+        self.state.cut_bonus()
+    }
+    /// Turns completed this round.
+    #[getter]
+    fn turn(&self) -> u32 {
+        self.state.turn()
+    }
+    /// The seat that went out this round, once it has; `None` otherwise.
+    #[getter]
+    fn went_out(&self) -> Option<usize> {
+        self.state.went_out()
+    }
+    #[getter]
+    fn is_round_over(&self) -> bool {
+        self.state.is_round_over()
+    }
+    #[getter]
+    fn is_game_over(&self) -> bool {
+        self.state.is_game_over()
+    }
+    /// L-10.3: at game over, the seat(s) with the lowest total; empty before.
+    #[getter]
+    fn winners(&self) -> Vec<usize> {
+        self.state.winners()
+    }
+    /// Every applied `(seat, action)`, in order.
+    #[getter]
+    fn history(&self) -> Vec<(usize, PyAction)> {
+        self.state.history().into_iter().map(|(s, a)| (s, a.into())).collect()
+    }
+
+    // ----- acting -----
+
+    /// The legal actions of `seat` (default: `to_act`), sorted; empty when the
+    /// engine does not wait for that seat.
+    #[pyo3(signature = (seat = None))]
+    fn legal_actions(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyAction>> {
+        let seat = seat.map(|s| seat_arg(&self.state, s)).transpose()?;
+        let state = &self.state;
+        let actions = py.detach(|| state.legal_actions(seat));
+        Ok(actions.into_iter().map(PyAction::from).collect())
+    }
+
+    /// Raise the typed error that refuses `action` by `seat` now; `None` if it is legal.
+    fn check(&self, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seat = seat_arg(&self.state, seat)?;
+        py_result(self.state.check(seat, &extract_action(action)?))
+    }
+
+    /// Whether `seat` may do `action` now.
+    fn can(&self, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let seat = seat_arg(&self.state, seat)?;
+        Ok(self.state.can(seat, &extract_action(action)?))
+    }
+
+    /// Apply `action` (an `Action` or a step dict) by `seat` and return the `Event`.
+    /// A refused action raises `IllegalMoveError` and changes nothing.
+    fn apply(&mut self, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<PyEvent> {
+        let seat = seat_arg(&self.state, seat)?;
+        let action = extract_action(action)?;
+        Ok(PyEvent { event: py_result(self.state.apply(seat, &action))? })
+    }
+
+    // ----- views -----
+
+    /// What `seat` may see, as a dict: its own hand, the other hands as sizes, the
+    /// stock as its size, the discard pile, the table, scores.
+    fn view<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let seat = seat_arg(&self.state, seat)?;
+        json_to_py(py, &py_result(self.state.view(seat))?.to_json())
+    }
+
+    /// A text that is equal for two states exactly when `seat` cannot tell them apart.
+    fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
+        let seat = seat_arg(&self.state, seat)?;
+        py_result(self.state.information_state_string(seat))
+    }
+
+    /// `seat`'s observation as a 1-D float32 array; blocks as in `observation_layout()`.
+    fn observation_tensor<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let seat = seat_arg(&self.state, seat)?;
+        Ok(py_result(self.state.observation_tensor(seat))?.into_pyarray(py))
+    }
+
+    /// The blocks of `observation_tensor`, in order, as `name -> slice`: card blocks
+    /// are counts per card id (53 entries), seat blocks are relative to the observer.
+    fn observation_layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let lay = observation_layout(self.state.players(), self.state.rules().rounds() as usize);
+        let starts = [
+            ("hand", lay.hand),
+            ("discard_top", lay.discard_top),
+            ("discard_pile", lay.discard_pile),
+            ("table", lay.table),
+            ("hand_sizes", lay.hand_sizes),
+            ("down", lay.down),
+            ("active", lay.active),
+            ("to_act", lay.to_act),
+            ("phase", lay.phase),
+            ("flags", lay.flags),
+            ("round", lay.round),
+            ("stock_size", lay.stock_size),
+        ];
+        let d = PyDict::new(py);
+        for (i, (name, start)) in starts.iter().enumerate() {
+            let stop = starts.get(i + 1).map_or(lay.size, |next| next.1);
+            d.set_item(*name, PySlice::new(py, *start as isize, stop as isize, 1))?;
+        }
+        Ok(d)
+    }
+}
+
+// ----- scenarios ---------------------------------------------------------------
+
+/// The outcome of one conformance scenario (CONFORMANCE.md "Runner").
+#[pyclass(name = "ScenarioReport", module = "liverpool._core", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyScenarioReport {
+    pub report: ScenarioReport,
+}
+
+#[pymethods]
+impl PyScenarioReport {
+    /// A report made by hand (the runner makes the others): failed when `message` is given.
+    #[new]
+    #[pyo3(signature = (id, message = None, path = None))]
+    fn new(id: String, message: Option<String>, path: Option<PathBuf>) -> Self {
+        PyScenarioReport { report: ScenarioReport { id, path, failure: message, steps_run: 0 } }
+    }
+    /// The scenario's `id` (the file name when it has none or cannot be read).
+    #[getter]
+    fn id(&self) -> &str {
+        &self.report.id
+    }
+    #[getter]
+    fn passed(&self) -> bool {
+        self.report.passed()
+    }
+    /// What differed (`step N: …`), or `None` when it passed.
+    #[getter]
+    fn message(&self) -> Option<&str> {
+        self.report.failure.as_deref()
+    }
+    /// The file it came from, if any.
+    #[getter]
+    fn path(&self) -> Option<PathBuf> {
+        self.report.path.clone()
+    }
+    /// Steps run, up to and including a failing one.
+    #[getter]
+    fn steps_run(&self) -> usize {
+        self.report.steps_run
+    }
+    /// `PASS id` or `FAIL id: step N: what differed`.
+    #[getter]
+    fn line(&self) -> String {
+        self.report.line()
+    }
+    fn __repr__(&self) -> String {
+        format!("ScenarioReport({:?})", self.report.line())
+    }
+}
+
+/// Run one scenario file; an unreadable or invalid file is a failed report.
+#[pyfunction]
+fn run_scenario_file(py: Python<'_>, path: PathBuf) -> PyScenarioReport {
+    PyScenarioReport { report: py.detach(|| game::run_file(&path)) }
+}
+
+/// Run one scenario given as JSON text.
+#[pyfunction]
+fn run_scenario_text(py: Python<'_>, text: &str) -> PyScenarioReport {
+    PyScenarioReport { report: py.detach(|| game::run_scenario(text)) }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyAction>()?;
+    m.add_class::<PyEvent>()?;
+    m.add_class::<PyTableMeld>()?;
+    m.add_class::<PyGameState>()?;
+    m.add_class::<PyScenarioReport>()?;
+    m.add_function(wrap_pyfunction!(run_scenario_file, m)?)?;
+    m.add_function(wrap_pyfunction!(run_scenario_text, m)?)?;
     Ok(())
 }

@@ -11,6 +11,7 @@ mod deal;
 mod errors;
 mod game;
 mod search;
+mod sim;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -20,5 +21,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     search::register(m)?;
     deal::register(m)?;
     game::register(m)?;
+    sim::register(m)?;
     Ok(())
 }

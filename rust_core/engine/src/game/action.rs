@@ -118,9 +118,12 @@ impl Action {
                 ids(cards, &mut key);
                 key.extend([-1, *meld as i64, end_code(*end) as i64]);
             }
-            Action::SwapJoker { meld, card, to_meld, end } => {
-                key.extend([card.id() as i64, *meld as i64, *to_meld as i64, end_code(*end) as i64])
-            }
+            Action::SwapJoker {
+                meld,
+                card,
+                to_meld,
+                end,
+            } => key.extend([card.id() as i64, *meld as i64, *to_meld as i64, end_code(*end) as i64]),
             Action::Discard { card } => key.push(card.id() as i64),
             _ => {}
         }
@@ -215,7 +218,12 @@ impl History {
                 b.push(cards.len() as u8);
                 b.extend(cards.iter().map(|c| c.id()));
             }
-            Action::SwapJoker { meld, card, to_meld, end } => {
+            Action::SwapJoker {
+                meld,
+                card,
+                to_meld,
+                end,
+            } => {
                 u16_le(b, *meld);
                 b.push(card.id());
                 u16_le(b, *to_meld);
@@ -230,13 +238,18 @@ impl History {
     /// Decode every recorded `(seat, action)`.
     pub fn decode(&self) -> Vec<(usize, Action)> {
         let mut out = Vec::with_capacity(self.len());
-        let mut r = Reader { bytes: &self.bytes, at: 0 };
+        let mut r = Reader {
+            bytes: &self.bytes,
+            at: 0,
+        };
         while out.len() < self.len() {
             let seat = r.byte() as usize;
             let action = match r.byte() {
                 0 => {
                     let s = r.u16();
-                    Action::Cut { size: (s != u16::MAX as usize).then_some(s as i64) }
+                    Action::Cut {
+                        size: (s != u16::MAX as usize).then_some(s as i64),
+                    }
                 }
                 1 => Action::TakeDiscard,
                 2 => Action::DeclineDiscard,
@@ -257,14 +270,23 @@ impl History {
                     let meld = r.u16();
                     let end = end_from_code(r.byte());
                     let len = r.byte() as usize;
-                    Action::LayOff { meld, cards: r.cards(len), end }
+                    Action::LayOff {
+                        meld,
+                        cards: r.cards(len),
+                        end,
+                    }
                 }
                 8 => {
                     let meld = r.u16();
                     let card = r.card();
                     let to_meld = r.u16();
                     let end = end_from_code(r.byte());
-                    Action::SwapJoker { meld, card, to_meld, end }
+                    Action::SwapJoker {
+                        meld,
+                        card,
+                        to_meld,
+                        end,
+                    }
                 }
                 9 => Action::Discard { card: r.card() },
                 10 => Action::NextRound,
@@ -371,7 +393,9 @@ pub enum EventKind {
         passed: Vec<usize>,
     },
     /// Table numbers of the new melds.
-    WentDown { melds: Vec<usize> },
+    WentDown {
+        melds: Vec<usize>,
+    },
     LaidOff {
         meld: usize,
         #[serde(with = "serde_cards::list")]
@@ -389,7 +413,10 @@ pub enum EventKind {
         went_out: bool,
     },
     /// A new round: its number and dealer; the deck is shuffled and waits for the cut.
-    RoundStarted { round: u8, dealer: usize },
+    RoundStarted {
+        round: u8,
+        dealer: usize,
+    },
 }
 
 /// What `GameState::apply` did: who acted, what moved, any stock recycling, and the

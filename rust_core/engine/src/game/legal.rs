@@ -21,7 +21,9 @@ impl GameState {
     /// The legal actions of `seat` (default: `to_act()`), sorted by `Action`'s order.
     /// Empty when `seat` is not the seat the engine waits for.
     pub fn legal_actions(&self, seat: Option<usize>) -> Vec<Action> {
-        let Some(decider) = self.to_act() else { return Vec::new() };
+        let Some(decider) = self.to_act() else {
+            return Vec::new();
+        };
         let seat = seat.unwrap_or(decider);
         if seat != decider {
             return Vec::new();
@@ -38,7 +40,11 @@ impl GameState {
                 } else {
                     out.push(Action::TakeDiscard);
                     // Declining only matters if someone could buy; else it is a plain draw.
-                    out.push(if self.someone_could_buy() { Action::DeclineDiscard } else { Action::DrawStock });
+                    out.push(if self.someone_could_buy() {
+                        Action::DeclineDiscard
+                    } else {
+                        Action::DrawStock
+                    });
                 }
             }
             Phase::Draw { declined: true } => out.push(Action::DrawStock),
@@ -65,7 +71,9 @@ impl GameState {
             for gd in all_go_downs(&hand, &contract, &self.rules, GO_DOWN_LIMIT) {
                 let left = gd.left.total();
                 if (contract.whole_hand && left == 0) || (!contract.whole_hand && left > 0) {
-                    out.push(Action::GoDown { melds: gd.melds.iter().map(|m| m.cards().to_vec()).collect() });
+                    out.push(Action::GoDown {
+                        melds: gd.melds.iter().map(|m| m.cards().to_vec()).collect(),
+                    });
                 }
             }
         }
@@ -80,7 +88,11 @@ impl GameState {
                 for (i, target) in self.table.iter().enumerate() {
                     for end in self.joker_ends(card, &target.meld) {
                         if target.meld.lay_off(&[card], end, &self.rules).is_ok() {
-                            out.push(Action::LayOff { meld: i, cards: vec![card], end });
+                            out.push(Action::LayOff {
+                                meld: i,
+                                cards: vec![card],
+                                end,
+                            });
                         }
                     }
                 }
@@ -94,7 +106,9 @@ impl GameState {
         if may_add && swap_now {
             for (i, source) in self.table.iter().enumerate() {
                 for index in 0..source.meld.len() {
-                    let Some(natural) = source.meld.joker_stands_for(index) else { continue };
+                    let Some(natural) = source.meld.joker_stands_for(index) else {
+                        continue;
+                    };
                     if hand.get(natural) == 0 {
                         continue;
                     }
@@ -104,7 +118,12 @@ impl GameState {
                         }
                         for end in self.joker_ends(Card::JOKER, &target.meld) {
                             if target.meld.lay_off(&[Card::JOKER], end, &self.rules).is_ok() {
-                                out.push(Action::SwapJoker { meld: i, card: natural, to_meld: j, end });
+                                out.push(Action::SwapJoker {
+                                    meld: i,
+                                    card: natural,
+                                    to_meld: j,
+                                    end,
+                                });
                             }
                         }
                     }

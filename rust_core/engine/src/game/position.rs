@@ -145,7 +145,8 @@ impl Position {
     }
 
     pub fn from_value(value: serde_json::Value) -> Result<Position> {
-        serde_json::from_value(value).map_err(|e| Error::new(ErrorCode::BadPosition, None, format!("position JSON: {e}")))
+        serde_json::from_value(value)
+            .map_err(|e| Error::new(ErrorCode::BadPosition, None, format!("position JSON: {e}")))
     }
 
     pub fn to_json(&self) -> String {
@@ -154,14 +155,22 @@ impl Position {
 
     pub fn load(path: &Path) -> Result<Position> {
         let text = std::fs::read_to_string(path).map_err(|e| {
-            Error::new(ErrorCode::BadPosition, None, format!("cannot read {}: {e}", path.display()))
+            Error::new(
+                ErrorCode::BadPosition,
+                None,
+                format!("cannot read {}: {e}", path.display()),
+            )
         })?;
         Position::from_json(&text)
     }
 
     pub fn save(&self, path: &Path) -> Result<()> {
         std::fs::write(path, self.to_json()).map_err(|e| {
-            Error::new(ErrorCode::InvalidArgument, None, format!("cannot write {}: {e}", path.display()))
+            Error::new(
+                ErrorCode::InvalidArgument,
+                None,
+                format!("cannot write {}: {e}", path.display()),
+            )
         })
     }
 
@@ -186,8 +195,13 @@ fn seat_list<T: Clone>(what: &str, list: &Option<Vec<T>>, n: usize, default: T) 
 
 fn parse_rng(r: &PositionRng) -> Result<Rng> {
     let digits = r.state.trim_start_matches("0x");
-    let state = u128::from_str_radix(digits, 16)
-        .map_err(|_| Error::new(ErrorCode::BadPosition, None, format!("rng state '{}' is not a 128-bit hex number", r.state)))?;
+    let state = u128::from_str_radix(digits, 16).map_err(|_| {
+        Error::new(
+            ErrorCode::BadPosition,
+            None,
+            format!("rng state '{}' is not a 128-bit hex number", r.state),
+        )
+    })?;
     Ok(Rng::from_state(state, r.spare))
 }
 
@@ -210,12 +224,20 @@ impl GameState {
     /// Build the state a position describes, with explicit rules (its `profile` is ignored).
     pub fn from_position_with_rules(pos: &Position, rules: Arc<RuleSet>) -> Result<GameState> {
         rules.validate().map_err(to_bad("rules"))?;
-        let n = pos.players.unwrap_or(if pos.hands.is_empty() { rules.default_players as usize } else { pos.hands.len() });
+        let n = pos.players.unwrap_or(if pos.hands.is_empty() {
+            rules.default_players as usize
+        } else {
+            pos.hands.len()
+        });
         if !(2..=MAX_SEATS).contains(&n) {
             return bad(format!("{n} players: a game has 2..={MAX_SEATS} seats"));
         }
         let phase_name = pos.phase.as_str();
-        let hands = if pos.hands.is_empty() && phase_name == "cut" { vec![vec![]; n] } else { pos.hands.clone() };
+        let hands = if pos.hands.is_empty() && phase_name == "cut" {
+            vec![vec![]; n]
+        } else {
+            pos.hands.clone()
+        };
         if hands.len() != n {
             return bad(format!("{} hands for {n} players", hands.len()));
         }
@@ -252,7 +274,10 @@ impl GameState {
                 if w.last_buyer.is_some_and(|s| s >= n) {
                     return bad("buying.last_buyer is not a seat");
                 }
-                Phase::Buying(BuyWindow { last_buyer: w.last_buyer.map(|s| s as u8), passed })
+                Phase::Buying(BuyWindow {
+                    last_buyer: w.last_buyer.map(|s| s as u8),
+                    passed,
+                })
             }
             other => {
                 return bad(format!(
@@ -277,11 +302,20 @@ impl GameState {
             for (c, w) in counts.0.iter_mut().zip(wide) {
                 *c = w as u8;
             }
-            seats.push(SeatState { hand: counts, down: down[s], buys: buys[s], total: totals[s], round_score: round_scores[s] });
+            seats.push(SeatState {
+                hand: counts,
+                down: down[s],
+                buys: buys[s],
+                total: totals[s],
+                round_score: round_scores[s],
+            });
         }
         let mut table = Vec::with_capacity(pos.table.len());
         for (i, m) in pos.table.iter().enumerate() {
-            table.push(TableMeld { owner: m.owner, meld: table_meld(i, m, &rules)? });
+            table.push(TableMeld {
+                owner: m.owner,
+                meld: table_meld(i, m, &rules)?,
+            });
         }
         if pos.cut_bonus.is_some_and(|s| s >= n) || pos.winner.is_some_and(|s| s >= n) {
             return bad("cut_bonus and winner must be seats");
@@ -343,8 +377,13 @@ impl GameState {
                 .iter()
                 .map(|m| {
                     let cards = m.meld.cards().to_vec();
-                    let ambiguous = Meld::interpretations(&cards, &self.rules).map_or(true, |r| r.len() > 1 || r[0].kind() != m.meld.kind());
-                    PositionMeld { owner: m.owner, cards, kind: ambiguous.then_some(m.meld.kind()) }
+                    let ambiguous = Meld::interpretations(&cards, &self.rules)
+                        .map_or(true, |r| r.len() > 1 || r[0].kind() != m.meld.kind());
+                    PositionMeld {
+                        owner: m.owner,
+                        cards,
+                        kind: ambiguous.then_some(m.meld.kind()),
+                    }
                 })
                 .collect(),
             down: Some(down),
@@ -362,7 +401,10 @@ impl GameState {
             turn: self.turn,
             round_scores: over.then(|| self.seats.iter().map(|s| s.round_score).collect()),
             winner: self.went_out(),
-            rng: Some(PositionRng { state: format!("{state:032x}"), spare }),
+            rng: Some(PositionRng {
+                state: format!("{state:032x}"),
+                spare,
+            }),
         }
     }
 }

@@ -68,7 +68,10 @@ pub fn run_scenario(json_text: &str) -> ScenarioReport {
 
 /// Run one scenario file. An unreadable file is a failed report.
 pub fn run_file(path: &Path) -> ScenarioReport {
-    let fallback_id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "?".into());
+    let fallback_id = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "?".into());
     match std::fs::read_to_string(path) {
         Ok(text) => {
             let mut r = run_text(&text, Some(&fallback_id));
@@ -162,7 +165,10 @@ fn run_object(obj: &Map<String, Value>, steps_run: &mut usize) -> Result<(), Str
 
 fn run_step(state: &mut GameState, step: &Value) -> Result<(), String> {
     let obj = step.as_object().ok_or("a step is a JSON object")?;
-    let seat = obj.get("seat").and_then(Value::as_u64).ok_or("the step needs a 'seat' (a seat number)")? as usize;
+    let seat = obj
+        .get("seat")
+        .and_then(Value::as_u64)
+        .ok_or("the step needs a 'seat' (a seat number)")? as usize;
     let action = parse_action(obj)?;
     let expected_error = parse_expect(obj.get("expect"))?;
     let what = format!("{} by seat {seat}", action.name());
@@ -173,7 +179,10 @@ fn run_step(state: &mut GameState, step: &Value) -> Result<(), String> {
         (Ok(_), Some(code)) => return Err(format!("{what}: expected error {code}, but the action was accepted")),
         (Err(e), Some(code)) => {
             if e.code.as_str() != code {
-                return Err(format!("{what}: expected error {code}, got error {}: {}", e.code, e.message));
+                return Err(format!(
+                    "{what}: expected error {code}, got error {}: {}",
+                    e.code, e.message
+                ));
             }
             if *state != before || state.history_len() != before.history_len() {
                 return Err(format!("{what}: refused with {code} but the state changed"));
@@ -202,7 +211,10 @@ const ACTION_NAMES: [&str; 12] = [
 ];
 
 fn parse_action(obj: &Map<String, Value>) -> Result<Action, String> {
-    let name = obj.get("do").and_then(Value::as_str).ok_or("the step needs a 'do' (the action name)")?;
+    let name = obj
+        .get("do")
+        .and_then(Value::as_str)
+        .ok_or("the step needs a 'do' (the action name)")?;
     if !ACTION_NAMES.contains(&name) {
         return Err(format!("unknown action '{name}' (known: {})", ACTION_NAMES.join(", ")));
     }
@@ -240,7 +252,9 @@ fn sorted(mut cards: Vec<Card>) -> Vec<Card> {
 }
 
 fn usize_of(v: &Value, what: &str) -> Result<usize, String> {
-    v.as_u64().map(|n| n as usize).ok_or(format!("{what}: expected a non-negative integer, not {v}"))
+    v.as_u64()
+        .map(|n| n as usize)
+        .ok_or(format!("{what}: expected a non-negative integer, not {v}"))
 }
 
 fn opt_usize_of(v: &Value, what: &str) -> Result<Option<usize>, String> {
@@ -253,7 +267,9 @@ fn opt_usize_of(v: &Value, what: &str) -> Result<Option<usize>, String> {
 
 fn list_of<T>(v: &Value, what: &str, f: impl Fn(&Value) -> Option<T>) -> Result<Vec<T>, String> {
     let list = v.as_array().ok_or(format!("{what}: expected a list, not {v}"))?;
-    list.iter().map(|x| f(x).ok_or(format!("{what}: unexpected entry {x}"))).collect()
+    list.iter()
+        .map(|x| f(x).ok_or(format!("{what}: unexpected entry {x}")))
+        .collect()
 }
 
 fn show_opt(v: Option<usize>) -> String {
@@ -331,7 +347,11 @@ fn check_key(state: &GameState, key: &str, want: &Value) -> Result<(), String> {
             let table = state.table();
             if list.len() != table.len() {
                 let got: Vec<String> = table.iter().map(|m| format!("[{}]", m.meld)).collect();
-                return differ(key, format!("{} melds", list.len()), format!("{} melds {}", table.len(), got.join(" ")));
+                return differ(
+                    key,
+                    format!("{} melds", list.len()),
+                    format!("{} melds {}", table.len(), got.join(" ")),
+                );
             }
             for (i, (w, m)) in list.iter().zip(table).enumerate() {
                 let owner = w.get("owner").map(|o| usize_of(o, "table owner")).transpose()?;
@@ -341,7 +361,11 @@ fn check_key(state: &GameState, key: &str, want: &Value) -> Result<(), String> {
                 let cards = cards_of(w.get("cards").unwrap_or(&Value::Null), &format!("table[{i}].cards"))?;
                 let got = m.meld.cards().to_vec();
                 // L-4: a set's cards compare as a multiset, a run's in order, low to high.
-                let same = if m.meld.is_set() { sorted(cards.clone()) == sorted(got.clone()) } else { cards == got };
+                let same = if m.meld.is_set() {
+                    sorted(cards.clone()) == sorted(got.clone())
+                } else {
+                    cards == got
+                };
                 if !same {
                     return differ(&format!("table[{i}]"), format_cards(&cards), format_cards(&got));
                 }
@@ -370,16 +394,28 @@ fn check_key(state: &GameState, key: &str, want: &Value) -> Result<(), String> {
         }
         "round_over" | "game_over" => {
             let want = want.as_bool().ok_or(format!("{key}: expected true or false"))?;
-            let got = if key == "round_over" { state.is_round_over() } else { state.is_game_over() };
+            let got = if key == "round_over" {
+                state.is_round_over()
+            } else {
+                state.is_game_over()
+            };
             if want != got {
                 return differ(key, want, got);
             }
         }
         "round_scores" => {
-            let want = if want.is_null() { None } else { Some(list_of(want, key, |v| v.as_i64().map(|x| x as i32))?) };
+            let want = if want.is_null() {
+                None
+            } else {
+                Some(list_of(want, key, |v| v.as_i64().map(|x| x as i32))?)
+            };
             let got = state.round_scores();
             if want != got {
-                return differ(key, format!("{want:?}"), format!("{got:?} (None: the round is not over)"));
+                return differ(
+                    key,
+                    format!("{want:?}"),
+                    format!("{got:?} (None: the round is not over)"),
+                );
             }
         }
         "totals" => {

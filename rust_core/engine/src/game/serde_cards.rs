@@ -19,7 +19,9 @@ impl Serialize for CardText {
 impl<'de> Deserialize<'de> for CardText {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
-        Card::parse(&text).map(CardText).map_err(|e| D::Error::custom(e.message))
+        Card::parse(&text)
+            .map(CardText)
+            .map_err(|e| D::Error::custom(e.message))
     }
 }
 
@@ -56,7 +58,11 @@ pub(crate) mod list {
 pub(crate) mod groups {
     use super::*;
     pub fn serialize<S: Serializer>(groups: &[Vec<Card>], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(groups.iter().map(|g| g.iter().map(|&c| CardText(c)).collect::<Vec<_>>()))
+        s.collect_seq(
+            groups
+                .iter()
+                .map(|g| g.iter().map(|&c| CardText(c)).collect::<Vec<_>>()),
+        )
     }
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<Card>>, D::Error> {
         let raw = Vec::<Vec<CardText>>::deserialize(d)?;

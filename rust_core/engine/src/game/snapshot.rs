@@ -48,7 +48,11 @@ impl GameState {
             format: FORMAT,
             rules: (*self.rules).clone(),
             position: self.to_position(),
-            history: self.history().into_iter().map(|(seat, action)| Step { seat, action }).collect(),
+            history: self
+                .history()
+                .into_iter()
+                .map(|(seat, action)| Step { seat, action })
+                .collect(),
         }
     }
 
@@ -57,14 +61,21 @@ impl GameState {
             return Err(Error::new(
                 ErrorCode::BadPosition,
                 None,
-                format!("game state format {} is not supported (this engine reads {FORMAT})", snap.format),
+                format!(
+                    "game state format {} is not supported (this engine reads {FORMAT})",
+                    snap.format
+                ),
             ));
         }
         let mut state = GameState::from_position_with_rules(&snap.position, Arc::new(snap.rules))?;
         let mut history = History::default();
         for (i, step) in snap.history.iter().enumerate() {
             if step.seat >= state.players() || !History::encodable(&step.action) {
-                return Err(Error::new(ErrorCode::BadPosition, None, format!("history step {i} is out of range")));
+                return Err(Error::new(
+                    ErrorCode::BadPosition,
+                    None,
+                    format!("history step {i} is out of range"),
+                ));
             }
             history.push(step.seat as u8, &step.action);
         }

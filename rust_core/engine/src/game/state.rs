@@ -81,7 +81,13 @@ pub(crate) struct SeatState {
 
 impl SeatState {
     pub fn new(total: i32) -> SeatState {
-        SeatState { hand: CardCounts::default(), down: false, buys: 0, total, round_score: 0 }
+        SeatState {
+            hand: CardCounts::default(),
+            down: false,
+            buys: 0,
+            total,
+            round_score: 0,
+        }
     }
 }
 
@@ -147,9 +153,23 @@ enum Plan {
     Buy(Vec<usize>),
     Pass,
     DrawStock,
-    GoDown { melds: Vec<Meld>, used: CardCounts, ends_round: bool },
-    LayOff { meld: usize, grown: Meld, used: CardCounts },
-    Swap { meld: usize, swapped: Meld, card: Card, to_meld: usize, grown: Meld },
+    GoDown {
+        melds: Vec<Meld>,
+        used: CardCounts,
+        ends_round: bool,
+    },
+    LayOff {
+        meld: usize,
+        grown: Meld,
+        used: CardCounts,
+    },
+    Swap {
+        meld: usize,
+        swapped: Meld,
+        card: Card,
+        to_meld: usize,
+        grown: Meld,
+    },
     Discard(Card),
     NextRound,
 }
@@ -323,7 +343,8 @@ impl GameState {
     }
     /// This round's scores, once the round is over.
     pub fn round_scores(&self) -> Option<Vec<i32>> {
-        self.is_round_over().then(|| self.seats.iter().map(|s| s.round_score).collect())
+        self.is_round_over()
+            .then(|| self.seats.iter().map(|s| s.round_score).collect())
     }
     /// L-2.3: the seat that earned this round's cut bonus.
     pub fn cut_bonus(&self) -> Option<usize> {
@@ -410,10 +431,16 @@ impl GameState {
     fn not_asked(&self, seat: u8, w: &BuyWindow) -> Option<Error> {
         let no = |rule: &'static str, msg: String| Some(Error::rule(ErrorCode::BuyNotAllowed, rule, msg));
         if seat == self.active {
-            return no("L-6.2", format!("seat {seat} is the active player: it takes the discard or draws"));
+            return no(
+                "L-6.2",
+                format!("seat {seat} is the active player: it takes the discard or draws"),
+            );
         }
         if w.last_buyer == Some(seat) {
-            return no("L-6.4", format!("seat {seat} bought the previous card: nobody buys two cards in succession"));
+            return no(
+                "L-6.4",
+                format!("seat {seat} bought the previous card: nobody buys two cards in succession"),
+            );
         }
         if w.passed >> seat & 1 == 1 {
             return no("L-6.3", format!("seat {seat} has passed on this card"));
@@ -437,7 +464,10 @@ impl GameState {
             return no("L-6.4", "the discard pile is empty".into());
         }
         if !self.penalty_available() {
-            return no("L-6.6", "no penalty card can be drawn, even after recycling the discard pile".into());
+            return no(
+                "L-6.6",
+                "no penalty card can be drawn, even after recycling the discard pile".into(),
+            );
         }
         None
     }
@@ -448,12 +478,17 @@ impl GameState {
         if self.discard.is_empty() {
             return None;
         }
-        self.priority_order().find(|&s| self.not_asked(s, w).is_none()).map(usize::from)
+        self.priority_order()
+            .find(|&s| self.not_asked(s, w).is_none())
+            .map(usize::from)
     }
 
     /// Could any seat buy the top discard if the active player declined it now?
     pub(crate) fn someone_could_buy(&self) -> bool {
-        let w = BuyWindow { last_buyer: None, passed: 0 };
+        let w = BuyWindow {
+            last_buyer: None,
+            passed: 0,
+        };
         self.rules.buying != BuyingRule::Off && self.priority_order().any(|s| self.buy_refusal(s, &w).is_none())
     }
 
@@ -493,13 +528,25 @@ impl GameState {
         let seat = seat as u8;
         match (self.phase, action) {
             (Phase::GameOver, Action::NextRound) => {
-                return refuse(ErrorCode::GameOver, "L-10.3", "the game is over: there is no next round")
+                return refuse(
+                    ErrorCode::GameOver,
+                    "L-10.3",
+                    "the game is over: there is no next round",
+                )
             }
             (Phase::GameOver, _) => {
-                return refuse(ErrorCode::RoundOver, "L-10.3", "the last round has ended: the game is over")
+                return refuse(
+                    ErrorCode::RoundOver,
+                    "L-10.3",
+                    "the last round has ended: the game is over",
+                )
             }
             (Phase::RoundOver, a) if *a != Action::NextRound => {
-                return refuse(ErrorCode::RoundOver, "L-5.6", "the round has ended: only next_round is possible")
+                return refuse(
+                    ErrorCode::RoundOver,
+                    "L-5.6",
+                    "the round has ended: only next_round is possible",
+                )
             }
             _ => {}
         }
@@ -509,7 +556,9 @@ impl GameState {
                 self.require_active(seat)?;
                 match self.phase {
                     Phase::Draw { declined: false } if !self.discard.is_empty() => Ok(Plan::TakeDiscard),
-                    Phase::Draw { declined: false } => refuse(ErrorCode::WrongPhase, "L-5.1", "the discard pile is empty"),
+                    Phase::Draw { declined: false } => {
+                        refuse(ErrorCode::WrongPhase, "L-5.1", "the discard pile is empty")
+                    }
                     Phase::Draw { declined: true } | Phase::Buying(_) => {
                         refuse(ErrorCode::WrongPhase, "L-5.1", "the top discard was declined this turn")
                     }
@@ -527,9 +576,17 @@ impl GameState {
             Action::Pass => match self.phase {
                 Phase::Buying(w) => match self.not_asked(seat, &w) {
                     None => Ok(Plan::Pass),
-                    Some(e) => refuse(ErrorCode::NotYourTurn, "L-6.3", format!("seat {seat} is not asked: {}", e.message)),
+                    Some(e) => refuse(
+                        ErrorCode::NotYourTurn,
+                        "L-6.3",
+                        format!("seat {seat} is not asked: {}", e.message),
+                    ),
                 },
-                _ => refuse(ErrorCode::WrongPhase, "L-6", "there is no open buying window to pass in"),
+                _ => refuse(
+                    ErrorCode::WrongPhase,
+                    "L-6",
+                    "there is no open buying window to pass in",
+                ),
             },
             Action::DrawStock => {
                 self.require_active(seat)?;
@@ -540,7 +597,12 @@ impl GameState {
             }
             Action::GoDown { melds } => self.plan_go_down(seat, melds),
             Action::LayOff { meld, cards, end } => self.plan_lay_off(seat, *meld, cards, *end),
-            Action::SwapJoker { meld, card, to_meld, end } => self.plan_swap(seat, *meld, *card, *to_meld, *end),
+            Action::SwapJoker {
+                meld,
+                card,
+                to_meld,
+                end,
+            } => self.plan_swap(seat, *meld, *card, *to_meld, *end),
             Action::Discard { card } => self.plan_discard(seat, *card),
             Action::NextRound => {
                 if self.phase != Phase::RoundOver {
@@ -570,7 +632,11 @@ impl GameState {
 
     fn require_active(&self, seat: u8) -> Result<()> {
         if seat != self.active {
-            return refuse(ErrorCode::NotYourTurn, "L-5", format!("it is seat {}'s turn, not seat {seat}'s", self.active));
+            return refuse(
+                ErrorCode::NotYourTurn,
+                "L-1.3",
+                format!("it is seat {}'s turn, not seat {seat}'s", self.active),
+            );
         }
         Ok(())
     }
@@ -600,8 +666,16 @@ impl GameState {
         let named = |c: Card| cards.iter().filter(|&&x| x == c).count();
         if let Some(&c) = cards.iter().find(|&&c| named(c) > hand.get(c) as usize) {
             let held = hand.get(c);
-            let detail = if held == 0 { String::new() } else { format!(" {} times (it holds {held})", named(c)) };
-            return refuse(ErrorCode::CardNotInHand, "L-5", format!("seat {seat} does not hold {c}{detail}"));
+            let detail = if held == 0 {
+                String::new()
+            } else {
+                format!(" {} times (it holds {held})", named(c))
+            };
+            return Err(Error::new(
+                ErrorCode::CardNotInHand,
+                None,
+                format!("seat {seat} does not hold {c}{detail}"),
+            ));
         }
         Ok(counts_of(cards).expect("each card is held, so counts fit"))
     }
@@ -634,12 +708,20 @@ impl GameState {
             return refuse(ErrorCode::BuyNotAllowed, "C-8", "buying is off in these rules");
         }
         if seat == self.active {
-            return refuse(ErrorCode::BuyNotAllowed, "L-6.2", format!("seat {seat} is the active player: it may not buy"));
+            return refuse(
+                ErrorCode::BuyNotAllowed,
+                "L-6.2",
+                format!("seat {seat} is the active player: it may not buy"),
+            );
         }
         let w = match self.phase {
             Phase::Buying(w) => w,
             Phase::Draw { declined: true } => {
-                return refuse(ErrorCode::BuyNotAllowed, "L-6.4", "the buying window has closed for this turn")
+                return refuse(
+                    ErrorCode::BuyNotAllowed,
+                    "L-6.4",
+                    "the buying window has closed for this turn",
+                )
             }
             _ => {
                 return refuse(
@@ -665,11 +747,19 @@ impl GameState {
     fn plan_go_down(&self, seat: u8, groups: &[Vec<Card>]) -> Result<Plan> {
         self.require_play(seat, "go down", "L-5.2")?;
         if self.seats[seat as usize].down {
-            return refuse(ErrorCode::AlreadyDown, "L-4.6", format!("seat {seat} has already gone down this round"));
+            return refuse(
+                ErrorCode::AlreadyDown,
+                "L-4.6",
+                format!("seat {seat} has already gone down this round"),
+            );
         }
         let all: Vec<Card> = groups.iter().flatten().copied().collect();
         if all.is_empty() {
-            return refuse(ErrorCode::ContractNotMet, "L-4.6", format!("the contract is {}", self.contract().describe()));
+            return refuse(
+                ErrorCode::ContractNotMet,
+                "L-4.6",
+                format!("the contract is {}", self.contract().describe()),
+            );
         }
         let used = self.require_cards(seat, &all)?;
         let contract = self.contract();
@@ -690,19 +780,35 @@ impl GameState {
             );
         }
         if !contract.whole_hand && left == 0 {
-            return refuse(ErrorCode::MustKeepDiscard, "L-5.5", "a card must be kept for the discard");
+            return refuse(
+                ErrorCode::MustKeepDiscard,
+                "L-5.5",
+                "a card must be kept for the discard",
+            );
         }
-        Ok(Plan::GoDown { melds, used, ends_round: contract.whole_hand })
+        Ok(Plan::GoDown {
+            melds,
+            used,
+            ends_round: contract.whole_hand,
+        })
     }
 
     /// Shared checks of lay-offs and swaps: phase, round 7, down, and timing (L-5.3, L-7.2, L-8.3).
     fn require_after_go_down(&self, seat: u8, what: &str, rule: &'static str) -> Result<()> {
         self.require_play(seat, what, rule)?;
         if self.contract().whole_hand {
-            return refuse(ErrorCode::WrongPhase, "L-8.3", format!("there is no {what} in round {}", self.round));
+            return refuse(
+                ErrorCode::WrongPhase,
+                "L-8.3",
+                format!("there is no {what} in round {}", self.round),
+            );
         }
         if !self.seats[seat as usize].down {
-            return refuse(ErrorCode::NotDown, rule, format!("seat {seat} has not gone down this round"));
+            return refuse(
+                ErrorCode::NotDown,
+                rule,
+                format!("seat {seat} has not gone down this round"),
+            );
         }
         Ok(())
     }
@@ -717,7 +823,11 @@ impl GameState {
             );
         }
         let Some(target) = self.table.get(meld) else {
-            return refuse(ErrorCode::InvalidLayOff, "L-5.3", format!("there is no table meld {meld} ({} on the table)", self.table.len()));
+            return refuse(
+                ErrorCode::InvalidLayOff,
+                "L-5.3",
+                format!("there is no table meld {meld} ({} on the table)", self.table.len()),
+            );
         };
         if cards.is_empty() {
             return refuse(ErrorCode::InvalidArgument, "L-5.3", "a lay-off needs at least one card");
@@ -725,12 +835,23 @@ impl GameState {
         let used = self.require_cards(seat, cards)?;
         let grown = target.meld.lay_off(cards, end, &self.rules)?;
         if self.seats[seat as usize].hand.total() == cards.len() {
-            return refuse(ErrorCode::MustKeepDiscard, "L-5.5", "a card must be kept for the discard");
+            return refuse(
+                ErrorCode::MustKeepDiscard,
+                "L-5.5",
+                "a card must be kept for the discard",
+            );
         }
         Ok(Plan::LayOff { meld, grown, used })
     }
 
-    fn plan_swap(&self, seat: u8, meld: usize, card: Card, to_meld: usize, end: Option<crate::meld::End>) -> Result<Plan> {
+    fn plan_swap(
+        &self,
+        seat: u8,
+        meld: usize,
+        card: Card,
+        to_meld: usize,
+        end: Option<crate::meld::End>,
+    ) -> Result<Plan> {
         self.require_after_go_down(seat, "joker swap", "L-7.2")?;
         match self.rules.joker_swap {
             JokerSwapRule::Off => return refuse(ErrorCode::NotAllowed, "C-4", "these rules have no joker swap"),
@@ -742,13 +863,21 @@ impl GameState {
                 )
             }
             JokerSwapRule::OnGoDownTurn if !self.down_this_turn => {
-                return refuse(ErrorCode::NotAllowed, "W-4", "a joker swap is only allowed on the turn the player goes down")
+                return refuse(
+                    ErrorCode::NotAllowed,
+                    "W-4",
+                    "a joker swap is only allowed on the turn the player goes down",
+                )
             }
             _ => {}
         }
         self.require_cards(seat, &[card])?;
         let Some(source) = self.table.get(meld) else {
-            return refuse(ErrorCode::SwapMismatch, "L-7.2", format!("there is no table meld {meld}"));
+            return refuse(
+                ErrorCode::SwapMismatch,
+                "L-7.2",
+                format!("there is no table meld {meld}"),
+            );
         };
         let swapped = source.meld.swap_joker(card)?;
         if to_meld == meld {
@@ -759,15 +888,33 @@ impl GameState {
             );
         }
         let Some(target) = self.table.get(to_meld) else {
-            return refuse(ErrorCode::JokerUnplaced, "L-7.2", format!("there is no table meld {to_meld} for the joker"));
+            return refuse(
+                ErrorCode::JokerUnplaced,
+                "L-7.2",
+                format!("there is no table meld {to_meld} for the joker"),
+            );
         };
         let grown = target.meld.lay_off(&[Card::JOKER], end, &self.rules).map_err(|e| {
-            Error::rule(ErrorCode::JokerUnplaced, "L-7.2", format!("the freed joker cannot go on meld {to_meld}: {}", e.message))
+            Error::rule(
+                ErrorCode::JokerUnplaced,
+                "L-7.2",
+                format!("the freed joker cannot go on meld {to_meld}: {}", e.message),
+            )
         })?;
         if self.seats[seat as usize].hand.total() == 1 {
-            return refuse(ErrorCode::MustKeepDiscard, "L-7.3", "a card must be kept for the discard");
+            return refuse(
+                ErrorCode::MustKeepDiscard,
+                "L-7.3",
+                "a card must be kept for the discard",
+            );
         }
-        Ok(Plan::Swap { meld, swapped, card, to_meld, grown })
+        Ok(Plan::Swap {
+            meld,
+            swapped,
+            card,
+            to_meld,
+            grown,
+        })
     }
 
     fn plan_discard(&self, seat: u8, card: Card) -> Result<Plan> {
@@ -805,9 +952,15 @@ impl GameState {
                 EventKind::TookDiscard { card }
             }
             Plan::Decline => {
-                let w = BuyWindow { last_buyer: None, passed: 0 };
+                let w = BuyWindow {
+                    last_buyer: None,
+                    passed: 0,
+                };
                 self.phase = self.window_phase(w);
-                EventKind::DeclinedDiscard { card: self.discard_top(), window_open: matches!(self.phase, Phase::Buying(_)) }
+                EventKind::DeclinedDiscard {
+                    card: self.discard_top(),
+                    window_open: matches!(self.phase, Phase::Buying(_)),
+                }
             }
             Plan::Buy(passed) => {
                 let card = self.discard.pop().expect("checked: pile not empty");
@@ -820,7 +973,10 @@ impl GameState {
                 self.phase = if self.rules.buying == BuyingRule::Single {
                     Phase::Draw { declined: true }
                 } else {
-                    self.window_phase(BuyWindow { last_buyer: Some(seat), passed: 0 })
+                    self.window_phase(BuyWindow {
+                        last_buyer: Some(seat),
+                        passed: 0,
+                    })
                 };
                 EventKind::Bought { card, penalty, passed }
             }
@@ -832,8 +988,19 @@ impl GameState {
                 EventKind::Passed
             }
             Plan::DrawStock => {
-                let passed = match self.phase {
-                    Phase::Buying(w) => self
+                // Seats whose chance to buy this draw closes: those still to be asked in
+                // an open window, or everyone when drawing straight from `draw` (a
+                // decline nobody bought, in CONFORMANCE shorthand).
+                let window = match self.phase {
+                    Phase::Buying(w) => Some(w),
+                    Phase::Draw { declined: false } if self.rules.buying != BuyingRule::Off => Some(BuyWindow {
+                        last_buyer: None,
+                        passed: 0,
+                    }),
+                    _ => None,
+                };
+                let passed = match window {
+                    Some(w) if !self.discard.is_empty() => self
                         .priority_order()
                         .filter(|&p| self.not_asked(p, &w).is_none())
                         .map(usize::from)
@@ -851,24 +1018,40 @@ impl GameState {
                 }
                 EventKind::DrewStock { card, passed }
             }
-            Plan::GoDown { melds, used, ends_round } => {
+            Plan::GoDown {
+                melds,
+                used,
+                ends_round,
+            } => {
                 let first = self.table.len();
                 let count = melds.len();
                 self.seats[s].hand.try_remove(&used);
-                self.table.extend(melds.into_iter().map(|meld| TableMeld { owner: s, meld }));
+                self.table
+                    .extend(melds.into_iter().map(|meld| TableMeld { owner: s, meld }));
                 self.seats[s].down = true;
                 self.down_this_turn = true;
                 if ends_round {
                     round_end = Some(self.end_round(Some(seat), RoundEndReason::WholeHand));
                 }
-                EventKind::WentDown { melds: (first..first + count).collect() }
+                EventKind::WentDown {
+                    melds: (first..first + count).collect(),
+                }
             }
             Plan::LayOff { meld, grown, used } => {
                 self.seats[s].hand.try_remove(&used);
                 self.table[meld].meld = grown;
-                EventKind::LaidOff { meld, cards: used.to_cards() }
+                EventKind::LaidOff {
+                    meld,
+                    cards: used.to_cards(),
+                }
             }
-            Plan::Swap { meld, swapped, card, to_meld, grown } => {
+            Plan::Swap {
+                meld,
+                swapped,
+                card,
+                to_meld,
+                grown,
+            } => {
                 self.seats[s].hand.0[card.id() as usize] -= 1;
                 self.table[meld].meld = swapped;
                 self.table[to_meld].meld = grown;
@@ -893,10 +1076,18 @@ impl GameState {
             }
             Plan::NextRound => {
                 self.start_round(self.round + 1, (self.dealer + 1) % self.players);
-                EventKind::RoundStarted { round: self.round, dealer: self.dealer() }
+                EventKind::RoundStarted {
+                    round: self.round,
+                    dealer: self.dealer(),
+                }
             }
         };
-        Event { seat: s, kind, recycled, round_end }
+        Event {
+            seat: s,
+            kind,
+            recycled,
+            round_end,
+        }
     }
 
     /// Draw the top card of the stock; if the stock is empty, first shuffle the
@@ -924,7 +1115,12 @@ impl GameState {
         self.discard.push(dealt.up_card);
         self.active = (self.dealer + 1) % self.players;
         self.phase = Phase::Draw { declined: false };
-        EventKind::Dealt { cutter: dealt.cutter as usize, size: dealt.cut, cut_bonus: dealt.cut_bonus, up_card: dealt.up_card }
+        EventKind::Dealt {
+            cutter: dealt.cutter as usize,
+            size: dealt.cut,
+            cut_bonus: dealt.cut_bonus,
+            up_card: dealt.up_card,
+        }
     }
 
     /// Start round `round` with `dealer`: a fresh deck shuffled by the game's RNG,
@@ -952,8 +1148,18 @@ impl GameState {
     pub(crate) fn end_round(&mut self, winner: Option<u8>, reason: RoundEndReason) -> RoundEnd {
         let points = self.rules.points_by_id();
         for (i, seat) in self.seats.iter_mut().enumerate() {
-            let left: i32 = seat.hand.0.iter().zip(points.iter()).map(|(&n, &p)| n as i32 * p as i32).sum();
-            let bonus = if self.cut_bonus == Some(i as u8) { self.rules.cut_bonus } else { 0 };
+            let left: i32 = seat
+                .hand
+                .0
+                .iter()
+                .zip(points.iter())
+                .map(|(&n, &p)| n as i32 * p as i32)
+                .sum();
+            let bonus = if self.cut_bonus == Some(i as u8) {
+                self.rules.cut_bonus
+            } else {
+                0
+            };
             seat.round_score = left + bonus;
             seat.total += seat.round_score;
         }
@@ -986,10 +1192,17 @@ impl GameState {
             return bad(format!("{} hands for {n} players", self.seats.len()));
         }
         if self.rules.check_round(self.round).is_err() {
-            return bad(format!("round {} does not exist: rounds are 1..={}", self.round, self.rules.rounds()));
+            return bad(format!(
+                "round {} does not exist: rounds are 1..={}",
+                self.round,
+                self.rules.rounds()
+            ));
         }
         if self.dealer as usize >= n || self.active as usize >= n {
-            return bad(format!("dealer {} and active {} must be seats 0..{n}", self.dealer, self.active));
+            return bad(format!(
+                "dealer {} and active {} must be seats 0..{n}",
+                self.dealer, self.active
+            ));
         }
         if self.cut_bonus.is_some_and(|s| s as usize >= n) || self.went_out.is_some_and(|s| s as usize >= n) {
             return bad(format!("cut_bonus and winner must be seats 0..{n}"));
@@ -1016,10 +1229,16 @@ impl GameState {
             .map_err(|e| Error::new(ErrorCode::BadPosition, e.rule, e.message))?;
         for (i, m) in self.table.iter().enumerate() {
             if m.owner >= n {
-                return bad(format!("table meld {i} ({}) is owned by seat {}, which does not exist", m.meld, m.owner));
+                return bad(format!(
+                    "table meld {i} ({}) is owned by seat {}, which does not exist",
+                    m.meld, m.owner
+                ));
             }
             if !self.seats[m.owner].down {
-                return bad(format!("table meld {i} ({}) belongs to seat {}, who is not down", m.meld, m.owner));
+                return bad(format!(
+                    "table meld {i} ({}) belongs to seat {}, who is not down",
+                    m.meld, m.owner
+                ));
             }
         }
         for (s, seat) in self.seats.iter().enumerate() {
@@ -1036,11 +1255,16 @@ impl GameState {
         match self.phase {
             Phase::Cut => {
                 if self.seats.iter().any(|s| s.hand.total() > 0) || !self.discard.is_empty() || !self.table.is_empty() {
-                    return bad("in phase cut, hands, discard pile and table are empty (the stock is the whole deck)".into());
+                    return bad(
+                        "in phase cut, hands, discard pile and table are empty (the stock is the whole deck)".into(),
+                    );
                 }
                 let needed = n * self.rules.deal_sizes[self.round as usize - 1] as usize + 1;
                 if self.stock.len() < needed.max(2) {
-                    return bad(format!("in phase cut the stock holds {} cards but the deal needs {needed}", self.stock.len()));
+                    return bad(format!(
+                        "in phase cut the stock holds {} cards but the deal needs {needed}",
+                        self.stock.len()
+                    ));
                 }
             }
             Phase::Buying(w) => {

@@ -52,6 +52,13 @@ pub struct PlayerView {
     pub last_buyer: Option<usize>,
 }
 
+impl PlayerView {
+    /// The view as JSON (the shape of `GameState.view` in Python).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a view always serializes")
+    }
+}
+
 /// Offsets of the blocks of `observation_tensor`, for `players` seats and `rounds` rounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ObservationLayout {
@@ -127,7 +134,11 @@ impl GameState {
             table: self
                 .table
                 .iter()
-                .map(|m| MeldView { owner: m.owner, kind: m.meld.kind(), cards: m.meld.cards().to_vec() })
+                .map(|m| MeldView {
+                    owner: m.owner,
+                    kind: m.meld.kind(),
+                    cards: m.meld.cards().to_vec(),
+                })
                 .collect(),
             down: self.down_flags(),
             down_this_turn: self.down_this_turn,
@@ -145,7 +156,10 @@ impl GameState {
         let v = self.view(seat)?;
         let mut s = String::new();
         let list = |xs: &[i32]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
-        s += &format!("seat {} of {}; round {} ({}); dealer {}\n", v.seat, v.players, v.round, v.contract, v.dealer);
+        s += &format!(
+            "seat {} of {}; round {} ({}); dealer {}\n",
+            v.seat, v.players, v.round, v.contract, v.dealer
+        );
         s += &format!(
             "phase {}{}; active {}; to act {}\n",
             v.phase,
@@ -157,15 +171,25 @@ impl GameState {
             s += &format!("previous buyer {b}\n");
         }
         s += &format!("hand: {}\n", format_cards(&v.hand));
-        s += &format!("hand sizes: {}\n", v.hand_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "));
+        s += &format!(
+            "hand sizes: {}\n",
+            v.hand_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+        );
         s += &format!("stock: {}\n", v.stock_size);
         s += &format!("discard (top last): {}\n", format_cards(&v.discard));
         for (i, m) in v.table.iter().enumerate() {
             s += &format!("meld {i} (seat {}): {}\n", m.owner, format_cards(&m.cards));
         }
         let down: Vec<&str> = v.down.iter().map(|&d| if d { "1" } else { "0" }).collect();
-        s += &format!("down: {}{}\n", down.join(" "), if v.down_this_turn { " (this turn)" } else { "" });
-        s += &format!("buys: {}\n", v.buys.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "));
+        s += &format!(
+            "down: {}{}\n",
+            down.join(" "),
+            if v.down_this_turn { " (this turn)" } else { "" }
+        );
+        s += &format!(
+            "buys: {}\n",
+            v.buys.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+        );
         s += &format!("totals: {}\n", list(&v.totals));
         if let Some(r) = &v.round_scores {
             s += &format!("round scores: {}\n", list(r));
@@ -207,7 +231,10 @@ impl GameState {
         if let Some(a) = self.to_act() {
             t[lay.to_act + rel(a)] = 1.0;
         }
-        let phase = PHASE_NAMES.iter().position(|&p| p == self.phase.name()).expect("known phase");
+        let phase = PHASE_NAMES
+            .iter()
+            .position(|&p| p == self.phase.name())
+            .expect("known phase");
         t[lay.phase + phase] = 1.0;
         t[lay.flags] = matches!(self.phase, Phase::Draw { declined: true } | Phase::Buying(_)) as u8 as f32;
         t[lay.flags + 1] = self.down_this_turn as u8 as f32;

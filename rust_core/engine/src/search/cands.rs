@@ -188,7 +188,8 @@ pub(crate) fn push_sets(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
     let min_naturals = rules.min_naturals_set.max(1) as u32;
     for rank in 1..=13u8 {
         let c = [0u8, 1, 2, 3].map(|s| pool[(s * 13 + rank - 1) as usize]);
-        if (c.iter().map(|&n| n as u32).sum::<u32>()) < min_naturals {
+        let available: u32 = c.iter().map(|&n| n as u32).sum();
+        if available < min_naturals || available + jokers < sizes.set_min {
             continue;
         }
         let rank_points = points[(rank - 1) as usize] as u32;
@@ -240,30 +241,34 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
     }
     for suit in 0..4u8 {
         let id_at = |pos: u8| suit * 13 + position_rank(pos) - 1;
-        let have = |pos: u8| pool[id_at(pos) as usize];
-        if (1..=13).all(|p| have(p) == 0) {
+        // Bit p (1..=14) set when the natural of position p is in the pool.
+        let mut present: u16 = 0;
+        for rank in 1..=13u8 {
+            if pool[(suit * 13 + rank - 1) as usize] > 0 {
+                present |= 1 << rank;
+            }
+        }
+        if present == 0 {
             continue; // every run holds at least one natural (L-4.5)
         }
+        if present & 0b10 != 0 {
+            present |= 1 << 14;
+        }
+        let missing = !present & 0x7FFE;
         for start in 1..=(15 - run_min) as u8 {
-            // Positions with no natural must be jokers.
-            let mut forced: u16 = 0;
-            for len in 1..=run_max.min(15 - start as u32) {
-                let i = len - 1;
-                if have(start + i as u8) == 0 {
-                    forced |= 1 << i;
-                }
-                if forced.count_ones() > jokers {
-                    break; // longer runs from this start only need more
-                }
-                if len < run_min {
-                    continue;
-                }
+            // Positions with no natural must be jokers; a longer run from the same
+            // start needs at least as many, so stop at the first that needs too many.
+            for len in run_min..=run_max.min(15 - start as u32) {
                 let all = ((1u32 << len) - 1) as u16;
+                let forced = (missing >> start) & all;
+                if forced.count_ones() > jokers {
+                    break;
+                }
                 let optional = all & !forced;
                 let spare = jokers - forced.count_ones();
                 let mut emit = |mask: u16| {
                     // Both aces of the suit (positions 1 and 14) as naturals need two copies.
-                    if start == 1 && len == 14 && mask & 1 == 0 && mask >> 13 & 1 == 0 && have(1) < 2 {
+                    if start == 1 && len == 14 && mask & 1 == 0 && mask >> 13 & 1 == 0 && pool[id_at(1) as usize] < 2 {
                         return;
                     }
                     let window = rules.run_naturals_window.map_or(len, |w| (w as u32).min(len));

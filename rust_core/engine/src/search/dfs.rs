@@ -11,7 +11,7 @@
 //! and runs where every node is itself a complete arrangement.
 
 use super::cands::{push_runs, push_sets, Cand, Pool, Sizes};
-use crate::card::CARD_KINDS;
+use crate::card::{CARD_KINDS, JOKER_ID};
 use crate::meld::MeldKind;
 use crate::rules::{Contract, RuleSet};
 use std::cmp::Ordering;
@@ -26,10 +26,11 @@ pub(crate) struct Scratch {
     cover: Vec<u64>,
 }
 
-/// Order candidates so that the best-scoring come first (the bounds below rely on
-/// it), then by canonical tuple for a deterministic walk.
+/// Order candidates so that the best-scoring come first: the bounds below rely on it.
+/// (The order among equal scores changes which path finds a result first, never the
+/// result: ties are decided by the full key.)
 fn sort_candidates(list: &mut [Cand]) {
-    list.sort_unstable_by(|a, b| b.points.cmp(&a.points).then_with(|| a.kind_order().cmp(&b.kind_order())).then_with(|| a.tuple_cmp(b)));
+    list.sort_unstable_by_key(|c| std::cmp::Reverse(c.points));
 }
 
 impl Cand {
@@ -82,8 +83,8 @@ pub(crate) struct Node {
 /// A go-down search over one hand and contract.
 pub(crate) struct GoDownSearch<'a> {
     pub points: [u16; CARD_KINDS],
-    /// Card ids by points, highest first (for the capacity bound).
-    order: [u8; CARD_KINDS],
+    /// Rank classes (0 = joker, 1..=13) by points, highest first (for the capacity bound).
+    order: [u8; 14],
     pub runs: &'a [Cand],
     pub sets: &'a [Cand],
     pub n_runs: usize,
@@ -94,9 +95,18 @@ pub(crate) struct GoDownSearch<'a> {
     pub total_points: u32,
 }
 
-pub(crate) fn points_order(points: &[u16; CARD_KINDS]) -> [u8; CARD_KINDS] {
-    let mut order: [u8; CARD_KINDS] = std::array::from_fn(|i| i as u8);
-    order.sort_by(|&a, &b| points[b as usize].cmp(&points[a as usize]).then(a.cmp(&b)));
+/// Rank classes (0 = joker, 1..=13 = ace..king) by points, highest first. Points
+/// depend on the rank only, so the capacity bound can work per class.
+fn class_order(rules: &RuleSet) -> [u8; 14] {
+    let mut order: [u8; 14] = std::array::from_fn(|i| i as u8);
+    // Insertion sort: 14 entries, no allocation.
+    for i in 1..14 {
+        let mut j = i;
+        while j > 0 && rules.points[order[j - 1] as usize] < rules.points[order[j] as usize] {
+            order.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     order
 }
 
@@ -146,7 +156,7 @@ pub(crate) fn search_go_down<G: Goal>(
     }
     let search = GoDownSearch {
         points,
-        order: points_order(&points),
+        order: class_order(rules),
         runs: &scratch.runs,
         sets: &scratch.sets,
         n_runs,
@@ -169,12 +179,17 @@ impl GoDownSearch<'_> {
             return pool_total;
         }
         let mut sum = 0;
-        for &id in &self.order {
+        for &class in &self.order {
             if cap == 0 {
                 break;
             }
-            let n = (pool[id as usize] as u32).min(cap);
-            sum += n * self.points[id as usize] as u32;
+            let copies = if class == 0 {
+                pool[JOKER_ID as usize] as u32
+            } else {
+                (0..4).map(|suit| pool[suit * 13 + class as usize - 1] as u32).sum()
+            };
+            let n = copies.min(cap);
+            sum += n * self.points[if class == 0 { JOKER_ID as usize } else { class as usize - 1 }] as u32;
             cap -= n;
         }
         sum

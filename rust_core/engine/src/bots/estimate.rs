@@ -1,0 +1,267 @@
+//! Cheap hand estimates for the greedy bot: how far a hand is from the round's
+//! contract, and how connected a card is to the rest of the hand.
+//!
+//! These are heuristics, not rules: they only guide the bot's choices, and every
+//! action the bot takes is still checked by the engine. The exact questions ("does
+//! the hand hold the contract?") are answered by `crate::search`.
+
+use crate::card::{Card, CardCounts, Suit, CARD_KINDS, JOKER_ID};
+use crate::rules::{Contract, RuleSet};
+
+/// Bit `p` set: run position `p` (1..=14) of one suit is present. The ace sets 1 and 14.
+type PositionMask = u16;
+
+/// The card id at run position `pos` (1..=14) of suit `suit`.
+#[inline]
+fn id_at(suit: u8, pos: u8) -> usize {
+    let rank = if pos == 14 { 1 } else { pos };
+    (suit * 13 + rank - 1) as usize
+}
+
+/// The positions of `suit` present in `pool`.
+fn suit_mask(pool: &[u8; CARD_KINDS], suit: u8) -> PositionMask {
+    let mut mask = 0;
+    for rank in 1..=13u8 {
+        if pool[(suit * 13 + rank - 1) as usize] > 0 {
+            mask |= 1 << rank;
+            if rank == 1 {
+                mask |= 1 << 14;
+            }
+        }
+    }
+    mask
+}
+
+/// Positions `lo..=hi` as a mask.
+#[inline]
+fn window(lo: u8, hi: u8) -> PositionMask {
+    (((1u32 << (hi + 1)) - 1) & !((1u32 << lo) - 1)) as PositionMask
+}
+
+/// A run window the estimate has committed to.
+#[derive(Clone, Copy)]
+struct ChosenRun {
+    suit: u8,
+    lo: u8,
+    hi: u8,
+}
+
+/// How many cards `hand` lacks for `contract`, estimated greedily:
+///
+/// - the contract's melds are picked one at a time, each time the requirement that
+///   the remaining cards come closest to (a set of the rank with the most copies, or
+///   the 4-position window of one suit with the most positions present; a same-suit
+///   window touching an already chosen one end to end is skipped when the rules ask
+///   for a gap, L-4.4), and its cards are taken out before the next pick;
+/// - each meld lacks `size - present` cards; jokers fill those gaps, except that each
+///   meld keeps the rules' minimum of natural cards (L-4.5);
+/// - for a whole-hand contract (L-8) every natural card that ends up in no chosen
+///   window, even after stretching the windows over neighbouring cards, counts as
+///   one more card to get rid of, since the whole hand must be laid.
+///
+/// 0 for a hand that holds the contract in the greedy's eyes; greedy picks can miss
+/// a contract the exact search finds, which is why the bot confirms with
+/// `search::has_contract`.
+pub fn cards_missing(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> u32 {
+    let mut pool = hand.0;
+    let jokers = pool[JOKER_ID as usize] as u32;
+    pool[JOKER_ID as usize] = 0;
+
+    let set_len = rules.set_size_min.max(1) as u32;
+    let run_len = if contract.whole_hand { rules.whole_hand_run_min } else { rules.run_size_min }.clamp(1, 14);
+    let set_naturals = rules.min_naturals_set.max(1) as u32;
+    let run_naturals = rules.min_naturals_run.max(1) as u32;
+
+    let mut masks = [0 as PositionMask; 4];
+    for suit in 0..4u8 {
+        masks[suit as usize] = suit_mask(&pool, suit);
+    }
+    let mut chosen = [ChosenRun { suit: 0, lo: 0, hi: 0 }; 16];
+    let mut n_chosen = 0usize;
+
+    let (mut sets_left, mut runs_left) = (contract.sets as u32, contract.runs as u32);
+    let mut fillable = 0u32; // gaps a joker may fill
+    let mut natural_gaps = 0u32; // gaps only a natural card may fill
+    while sets_left + runs_left > 0 {
+        // The closest set: the rank with the most copies (ties: the higher rank).
+        let mut best_set = (0u32, 0u8);
+        if sets_left > 0 {
+            for rank in 1..=13u8 {
+                let copies: u32 = (0..4u8).map(|s| pool[(s * 13 + rank - 1) as usize] as u32).sum();
+                let copies = copies.min(set_len);
+                if copies >= best_set.0 {
+                    best_set = (copies, rank);
+                }
+            }
+        }
+        // The closest run window (ties: the higher window, which holds more points).
+        let mut best_run: Option<(u32, ChosenRun)> = None;
+        if runs_left > 0 {
+            for suit in 0..4u8 {
+                for lo in 1..=(15 - run_len) {
+                    let hi = lo + run_len - 1;
+                    let touches = chosen[..n_chosen]
+                        .iter()
+                        .any(|c| c.suit == suit && (c.hi + 1 == lo || hi + 1 == c.lo));
+                    if touches && rules.same_suit_runs_need_gap {
+                        continue;
+                    }
+                    // Positions 1 and 14 share the ace's id: count it once in a 14-wide window.
+                    let present = (masks[suit as usize] & window(lo, hi)).count_ones() - u32::from(lo == 1 && hi == 14 && pool[id_at(suit, 1)] == 1);
+                    if best_run.is_none_or(|(p, _)| present >= p) {
+                        best_run = Some((present, ChosenRun { suit, lo, hi }));
+                    }
+                }
+            }
+        }
+        let take_set = sets_left > 0 && best_run.is_none_or(|(present, _)| set_len - best_set.0 <= run_len as u32 - present);
+        let (present, size, naturals) = if take_set {
+            let (copies, rank) = best_set;
+            let mut need = copies;
+            for suit in 0..4u8 {
+                let id = (suit * 13 + rank - 1) as usize;
+                let take = (pool[id] as u32).min(need);
+                pool[id] -= take as u8;
+                need -= take;
+                if take > 0 {
+                    masks[suit as usize] = suit_mask(&pool, suit);
+                }
+            }
+            sets_left -= 1;
+            (copies, set_len, set_naturals)
+        } else {
+            let (present, run) = best_run.expect("runs_left > 0 gives a window");
+            for pos in run.lo..=run.hi {
+                let id = id_at(run.suit, pos);
+                if pool[id] > 0 {
+                    pool[id] -= 1;
+                }
+            }
+            masks[run.suit as usize] = suit_mask(&pool, run.suit);
+            if n_chosen < chosen.len() {
+                chosen[n_chosen] = run;
+                n_chosen += 1;
+            }
+            runs_left -= 1;
+            (present, run_len as u32, run_naturals)
+        };
+        let gaps = size - present;
+        let only_natural = naturals.saturating_sub(present).min(gaps);
+        natural_gaps += only_natural;
+        fillable += gaps - only_natural;
+    }
+    let mut missing = natural_gaps + fillable.saturating_sub(jokers);
+
+    if contract.whole_hand {
+        // Stretch each chosen window over neighbouring cards of its suit; what is
+        // left over must still be placed somewhere before the hand can be laid.
+        for run in &chosen[..n_chosen] {
+            let mut lo = run.lo;
+            while lo > 1 && pool[id_at(run.suit, lo - 1)] > 0 {
+                lo -= 1;
+                pool[id_at(run.suit, lo)] -= 1;
+            }
+            let mut hi = run.hi;
+            while hi < 14 && pool[id_at(run.suit, hi + 1)] > 0 {
+                hi += 1;
+                pool[id_at(run.suit, hi)] -= 1;
+            }
+        }
+        missing += pool.iter().map(|&n| n as u32).sum::<u32>();
+    }
+    missing
+}
+
+/// How many other cards of `hand` could share a meld with `card`: copies and other
+/// suits of its rank, and cards of its suit within two positions (ace low or high).
+/// Jokers are always useful and score high. Used to break ties between discards.
+pub fn connections(hand: &CardCounts, card: Card) -> u32 {
+    if card.is_joker() {
+        return u32::MAX / 2;
+    }
+    let rank = card.rank();
+    // The card itself is not its own mate.
+    let same_rank = Suit::ALL.iter().map(|&s| hand.get(Card::new(rank, s)) as u32).sum::<u32>().saturating_sub(1);
+    let suit = card.suit_index();
+    let positions: &[u8] = if rank == 1 { &[1, 14] } else { std::slice::from_ref(&rank) };
+    let mut near = 0u32;
+    for &p in positions {
+        for q in p.saturating_sub(2).max(1)..=(p + 2).min(14) {
+            if q != p && !(rank == 1 && (q == 1 || q == 14)) {
+                near += (hand.0[id_at(suit, q)] > 0) as u32;
+            }
+        }
+    }
+    same_rank + near
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::parse_cards;
+
+    fn hand(text: &str) -> CardCounts {
+        let parts: Vec<&str> = text.split_whitespace().collect();
+        CardCounts::from_cards(&parse_cards(&parts).unwrap())
+    }
+
+    fn round(r: u8) -> (Contract, RuleSet) {
+        let rules = RuleSet::liverpool();
+        (rules.contracts[r as usize - 1], rules)
+    }
+
+    #[test]
+    fn a_hand_holding_the_contract_misses_nothing() {
+        // L-11: after taking 7♦ the hand holds both sets of round 1.
+        let (c, rules) = round(1);
+        assert_eq!(cards_missing(&hand("7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥"), &c, &rules), 0);
+        // Before taking it, exactly one 7 is missing.
+        assert_eq!(cards_missing(&hand("7♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥"), &c, &rules), 1);
+    }
+
+    #[test]
+    fn jokers_fill_gaps_but_every_meld_keeps_a_natural() {
+        let (c, rules) = round(1);
+        // 7 7 JK and 9 9 9: complete.
+        assert_eq!(cards_missing(&hand("7♠ 7♥ JK 9♠ 9♥ 9♦ 2♣"), &c, &rules), 0);
+        // One set of 9s and three jokers: the second set needs a natural (L-4.5), the
+        // jokers cover its other two places.
+        assert_eq!(cards_missing(&hand("9♠ 9♥ 9♦ JK JK JK"), &c, &rules), 1);
+    }
+
+    #[test]
+    fn runs_count_positions_and_aces_play_high_or_low() {
+        let (c, rules) = round(3); // 2 runs
+        // 2-5♥ is a run; J-Q-K-A♠ is a run with the ace high.
+        assert_eq!(cards_missing(&hand("2♥ 3♥ 4♥ 5♥ J♠ Q♠ K♠ A♠"), &c, &rules), 0);
+        // A-2-3♦ lacks 4♦; 5-7♣ lacks one end.
+        assert_eq!(cards_missing(&hand("A♦ 2♦ 3♦ 5♣ 6♣ 7♣"), &c, &rules), 2);
+    }
+
+    #[test]
+    fn same_suit_runs_may_not_touch_end_to_end() {
+        // L-4.4: 3-6♥ and 7-10♥ are one long stretch, not two runs; a third card is
+        // needed to leave a gap (or the second deck's copies to overlap).
+        let (c, rules) = round(3);
+        assert!(cards_missing(&hand("3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥"), &c, &rules) >= 1);
+        assert_eq!(cards_missing(&hand("3♥ 4♥ 5♥ 6♥ 8♥ 9♥ 10♥ J♥"), &c, &rules), 0);
+    }
+
+    #[test]
+    fn whole_hand_counts_cards_that_fit_no_run() {
+        let (c, rules) = round(7);
+        let three_runs = "A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 7♥ 8♥ 9♥ 9♦ 10♦ J♦ Q♦";
+        assert_eq!(cards_missing(&hand(three_runs), &c, &rules), 0);
+        // Swap 9♥ (which stretched the hearts run) for a stray K♣: one card to shed.
+        let stray = "A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 7♥ 8♥ K♣ 9♦ 10♦ J♦ Q♦";
+        assert_eq!(cards_missing(&hand(stray), &c, &rules), 1);
+    }
+
+    #[test]
+    fn connections_count_rank_mates_and_suit_neighbours() {
+        let h = hand("7♠ 7♥ 8♠ 9♠ K♦ A♣ 2♣");
+        assert_eq!(connections(&h, Card::parse("7♠").unwrap()), 3); // 7♥, 8♠, 9♠
+        assert_eq!(connections(&h, Card::parse("K♦").unwrap()), 0);
+        assert_eq!(connections(&h, Card::parse("A♣").unwrap()), 1); // 2♣
+    }
+}

@@ -1,0 +1,300 @@
+//! `GreedyBot`: a fast, simple, rule-aware player for profile L (it reads every
+//! parameter from the state's `RuleSet`, so it also plays legal games under the
+//! other profiles). It looks one card ahead and never searches the game tree.
+//!
+//! Decisions, in the order of a turn (docs/bots.md has the rationale):
+//!
+//! - **Cut**: a size drawn uniformly from `1..=stock - 1` with its own RNG (the
+//!   L-2.4 default distribution; it does not aim for the exact cut).
+//! - **Take the discard** when it *helps*: before going down, when the hand with the
+//!   card holds the contract and the hand without it does not, or when the card
+//!   lowers [`cards_missing`]; after going down, when the card fits a table meld
+//!   (it will be laid off at once). Otherwise decline (so others may buy) and draw.
+//! - **Buy** (L-6) under the same test before going down; for a whole-hand contract
+//!   (L-8) the penalty card is counted as one more card to place. Never after going
+//!   down: a buy adds two cards to a hand that is trying to empty.
+//! - **Go down** as soon as `search::best_go_down` finds the contract (fewest points
+//!   left); in a whole-hand round only when it lays the entire hand.
+//! - **Shed** once down (each a separate action, while a card stays for the discard,
+//!   L-5.5): swap a run's joker for the natural it stands for when the joker can go
+//!   on another meld (L-7.2), then lay off any single card that fits (L-5.3).
+//! - **Discard**: before going down, among the cards outside the best arrangement of
+//!   the meld kinds the contract uses (`search::best_arrangement`; sets only in a
+//!   sets-only round, runs only in a runs-only round), the one whose loss leaves the
+//!   fewest [`cards_missing`], then the most points, then the fewest
+//!   [`connections`]; a joker only if nothing else is left. After going down, the
+//!   highest-points card that fits no table meld (those are laid off next turn).
+
+use super::estimate::{cards_missing, connections};
+use super::Bot;
+use crate::card::{Card, CardCounts, JOKER_ID};
+use crate::deal::draw_cut;
+use crate::game::{Action, GameState, Phase};
+use crate::meld::{Meld, MeldKind};
+use crate::rng::Rng;
+use crate::rules::{Contract, JokerSwapRule, RuleSet};
+use crate::search::{best_arrangement, best_go_down, has_contract};
+use std::sync::Arc;
+
+/// Above this many cards missing after taking a card, the exact contract search is
+/// not worth asking whether the card completes the contract: the estimate is never
+/// that far off.
+const EXACT_CHECK_MISSING: u32 = 2;
+
+/// The greedy player. Deterministic: its only randomness (the cut) comes from its
+/// own seeded [`Rng`].
+#[derive(Clone, Debug)]
+pub struct GreedyBot {
+    rng: Rng,
+    focus: Option<Focus>,
+}
+
+/// Variants of the game's rule set that restrict `best_arrangement` to one meld kind,
+/// built once per rule set and kept.
+#[derive(Clone, Debug)]
+struct Focus {
+    source: Arc<RuleSet>,
+    sets_only: RuleSet,
+    runs_only: RuleSet,
+}
+
+impl Focus {
+    fn new(source: Arc<RuleSet>) -> Focus {
+        // A minimum size no hand can reach switches a meld kind off in the search.
+        let sets_only = RuleSet { run_size_min: u8::MAX, ..(*source).clone() };
+        let runs_only = RuleSet { set_size_min: u8::MAX, ..(*source).clone() };
+        Focus { source, sets_only, runs_only }
+    }
+}
+
+impl GreedyBot {
+    pub fn new(seed: u64) -> GreedyBot {
+        GreedyBot::with_rng(Rng::from_seed(seed))
+    }
+
+    pub fn with_rng(rng: Rng) -> GreedyBot {
+        GreedyBot { rng, focus: None }
+    }
+
+    fn decide(&mut self, state: &GameState, seat: usize) -> Action {
+        match state.phase() {
+            Phase::Cut => Action::Cut { size: Some(draw_cut(&mut self.rng, state.stock().len()) as i64) },
+            Phase::Draw { declined: false } => match state.discard_top() {
+                Some(card) if wants_discard(state, seat, card) => Action::TakeDiscard,
+                // Declining rather than drawing straight away lets the others buy (L-6).
+                Some(_) => Action::DeclineDiscard,
+                None => Action::DrawStock,
+            },
+            Phase::Draw { declined: true } => Action::DrawStock,
+            Phase::Buying(_) => match state.discard_top() {
+                Some(card) if wants_to_buy(state, seat, card) && state.can(seat, &Action::Buy) => Action::Buy,
+                _ => Action::Pass,
+            },
+            Phase::Play => self.play(state, seat),
+            Phase::RoundOver | Phase::GameOver => Action::NextRound,
+        }
+    }
+
+    fn play(&mut self, state: &GameState, seat: usize) -> Action {
+        let hand = state.hand(seat);
+        let contract = state.contract();
+        if !state.is_down(seat) {
+            if let Some(go_down) = best_go_down(hand, &contract, state.rules()) {
+                // L-5.5 / L-8.1: a go-down keeps a card for the discard, except the
+                // whole-hand go-down, which must lay every card.
+                let left = go_down.left.total();
+                if (left == 0) == contract.whole_hand {
+                    return Action::GoDown { melds: go_down.melds.iter().map(|m| m.cards().to_vec()).collect() };
+                }
+            }
+        } else if !contract.whole_hand && hand.total() >= 2 {
+            if let Some(action) = shed(state, seat) {
+                return action;
+            }
+        }
+        Action::Discard { card: self.pick_discard(state, seat) }
+    }
+
+    /// The rules `best_arrangement` should use for the current contract: only the
+    /// meld kinds the contract asks for.
+    fn arrangement_rules<'a>(&'a mut self, state: &'a GameState, contract: &Contract) -> &'a RuleSet {
+        if contract.sets > 0 && contract.runs > 0 {
+            return state.rules();
+        }
+        let stale = self.focus.as_ref().is_none_or(|f| !std::ptr::eq(Arc::as_ptr(&f.source), state.rules()));
+        if stale {
+            self.focus = Some(Focus::new(state.rules_arc()));
+        }
+        let focus = self.focus.as_ref().expect("just set");
+        if contract.runs == 0 {
+            &focus.sets_only
+        } else {
+            &focus.runs_only
+        }
+    }
+
+    fn pick_discard(&mut self, state: &GameState, seat: usize) -> Card {
+        let hand = *state.hand(seat);
+        let contract = state.contract();
+        let rules = state.rules();
+        // W-8: the card just taken from the pile may not go straight back.
+        let barred = state
+            .taken_discard()
+            .filter(|&c| rules.no_discard_of_taken_card && hand.get(c) == 1);
+        let choices = || {
+            (0..JOKER_ID).filter(move |&id| hand.0[id as usize] > 0 && Some(id) != barred.map(|c| c.id()))
+                .map(|id| Card::from_id(id).expect("id < 52"))
+        };
+        let fallback = || {
+            if hand.jokers() > 0 && barred != Some(Card::JOKER) {
+                Card::JOKER
+            } else {
+                // Only the barred card is left: the engine will explain (never happens in L).
+                hand.to_cards().first().copied().unwrap_or(Card::JOKER)
+            }
+        };
+        let points = |c: Card| rules.card_points(c);
+
+        if state.is_down(seat) {
+            // Cards that fit a table meld are laid off next turn; discard another.
+            let later = !contract.whole_hand;
+            let best = choices().max_by_key(|&c| (!(later && fits_table(state, c)), points(c), c.id()));
+            return best.unwrap_or_else(fallback);
+        }
+
+        let missing_without = |c: Card| {
+            let mut less = hand;
+            less.0[c.id() as usize] -= 1;
+            cards_missing(&less, &contract, rules)
+        };
+        // Lower is better: keep the contract close, shed points, keep connected cards.
+        let key = |c: Card| (missing_without(c), std::cmp::Reverse(points(c)), connections(&hand, c), std::cmp::Reverse(c.id()));
+        let arrangement_rules = self.arrangement_rules(state, &contract);
+        let deadwood = best_arrangement(&hand, arrangement_rules).deadwood;
+        let from_deadwood = choices().filter(|&c| deadwood.get(c) > 0).min_by_key(|&c| key(c));
+        from_deadwood.or_else(|| choices().min_by_key(|&c| key(c))).unwrap_or_else(fallback)
+    }
+}
+
+impl Bot for GreedyBot {
+    fn choose(&mut self, state: &GameState, seat: usize) -> Action {
+        let action = self.decide(state, seat);
+        debug_assert!(
+            state.to_act() != Some(seat) || state.can(seat, &action),
+            "greedy chose an illegal action {action:?}: {:?}",
+            state.check(seat, &action)
+        );
+        action
+    }
+}
+
+/// `hand` plus one `card` (a hand never holds 255 copies; saturate rather than wrap).
+fn with_card(hand: &CardCounts, card: Card) -> CardCounts {
+    let mut more = *hand;
+    let slot = &mut more.0[card.id() as usize];
+    *slot = slot.saturating_add(1);
+    more
+}
+
+/// Does `card` bring a not-yet-down hand closer to the contract? `penalty`: the card
+/// comes with a penalty card (a buy), which a whole-hand contract must also place.
+fn improves(hand: &CardCounts, card: Card, contract: &Contract, rules: &RuleSet, penalty: bool) -> bool {
+    let more = with_card(hand, card);
+    let extra = u32::from(penalty && contract.whole_hand);
+    let after = cards_missing(&more, contract, rules) + extra;
+    if after < cards_missing(hand, contract, rules) {
+        return true;
+    }
+    // The estimate can miss a completion the exact search finds. (Not for a
+    // whole-hand buy: the unknown penalty card would have to fit too.)
+    extra == 0 && after <= EXACT_CHECK_MISSING && has_contract(&more, contract, rules) && !has_contract(hand, contract, rules)
+}
+
+fn wants_discard(state: &GameState, seat: usize, card: Card) -> bool {
+    let contract = state.contract();
+    if state.is_down(seat) {
+        // Taken and laid off this turn: the hand shrinks by one more than a stock draw.
+        return !contract.whole_hand && fits_table(state, card);
+    }
+    improves(state.hand(seat), card, &contract, state.rules(), false)
+}
+
+fn wants_to_buy(state: &GameState, seat: usize, card: Card) -> bool {
+    !state.is_down(seat) && improves(state.hand(seat), card, &state.contract(), state.rules(), true)
+}
+
+/// A quick necessary condition for laying `card` off on `meld` (L-5.3); the engine's
+/// `lay_off` has the last word.
+fn may_fit(card: Card, meld: &Meld) -> bool {
+    match meld.kind() {
+        MeldKind::Set => card.is_joker() || meld.rank() == Some(card.rank()),
+        MeldKind::Run => {
+            let (lo, hi) = meld.span().expect("a run has a span");
+            if card.is_joker() {
+                return lo > 1 || hi < 14;
+            }
+            if meld.suit() != card.suit() {
+                return false;
+            }
+            let rank = card.rank();
+            let below = lo > 1 && (lo - 1 == rank || (rank == 1 && lo == 2));
+            let above = hi < 14 && (hi + 1 == rank || (rank == 1 && hi == 13));
+            below || above
+        }
+    }
+}
+
+/// Does `card` fit some table meld (L-5.3)?
+fn fits_table(state: &GameState, card: Card) -> bool {
+    state
+        .table()
+        .iter()
+        .any(|t| may_fit(card, &t.meld) && t.meld.lay_off(&[card], None, state.rules()).is_ok())
+}
+
+/// The next shedding action of a seat that is down: a joker swap that frees a
+/// natural card from the hand (L-7.2), else a single-card lay-off (L-5.3).
+fn shed(state: &GameState, seat: usize) -> Option<Action> {
+    let hand = state.hand(seat);
+    let table = state.table();
+    if state.rules().joker_swap != JokerSwapRule::Off {
+        for (i, source) in table.iter().enumerate() {
+            if !source.meld.is_run() || source.meld.jokers() == 0 {
+                continue;
+            }
+            for index in 0..source.meld.len() {
+                let Some(natural) = source.meld.joker_stands_for(index) else { continue };
+                if hand.get(natural) == 0 {
+                    continue;
+                }
+                for (j, target) in table.iter().enumerate() {
+                    if j == i || !may_fit(Card::JOKER, &target.meld) {
+                        continue;
+                    }
+                    let swap = Action::SwapJoker { meld: i, card: natural, to_meld: j, end: None };
+                    if state.can(seat, &swap) {
+                        return Some(swap);
+                    }
+                }
+            }
+        }
+    }
+    // Naturals first (id order), the joker last: a natural may need the place a
+    // joker would take.
+    for id in 0..=JOKER_ID {
+        if hand.0[id as usize] == 0 {
+            continue;
+        }
+        let card = Card::from_id(id).expect("id <= 52");
+        for (j, target) in table.iter().enumerate() {
+            if !may_fit(card, &target.meld) {
+                continue;
+            }
+            let lay_off = Action::LayOff { meld: j, cards: vec![card], end: None };
+            if state.can(seat, &lay_off) {
+                return Some(lay_off);
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,238 @@
+//! Bot tests: decisions in hand-built positions (each a fact of the rules or of the
+//! documented strategy), and full games that must end with legal moves only.
+
+use super::*;
+use crate::card::{parse_cards, Card, CardCounts};
+use crate::game::{Phase, Position};
+use crate::rules::RuleSet;
+use crate::sim::{play_game, recompute_round_scores, simulate};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+fn c(s: &str) -> Card {
+    Card::parse(s).unwrap()
+}
+fn cs(s: &str) -> Vec<Card> {
+    parse_cards(&s.split_whitespace().collect::<Vec<_>>()).unwrap()
+}
+fn counts(s: &str) -> CardCounts {
+    CardCounts::from_cards(&cs(s))
+}
+fn state(v: Value) -> GameState {
+    GameState::from_position(&Position::from_value(v).unwrap()).unwrap()
+}
+fn hands(list: [&str; 4]) -> Value {
+    json!(list.iter().map(|h| h.split_whitespace().collect::<Vec<_>>()).collect::<Vec<_>>())
+}
+fn greedy(g: &GameState, seat: usize) -> Action {
+    GreedyBot::new(1).choose(g, seat)
+}
+
+/// L-11: the worked example, seat 0 to draw with 7♦ on the discard pile.
+fn worked_example() -> GameState {
+    state(json!({
+        "profile": "liverpool", "players": 4, "round": 1, "dealer": 3, "active": 0, "phase": "draw",
+        "hands": hands(["7♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥", "2♠ 2♥ 5♦ 6♦ J♣ Q♣ K♠ 4♥ 10♠ 10♥",
+                        "3♠ 3♥ 6♠ 6♥ 8♠ 8♥ J♦ Q♦ K♦ 2♣", "4♠ 4♦ 5♠ 5♥ 10♦ J♠ Q♠ K♥ 6♣ 7♣"]),
+        "stock": ["2♦", "3♦", "Q♥", "J♥", "8♣", "9♣"],
+        "discard": ["10♣", "7♦"],
+        "table": [], "down": [false, false, false, false], "totals": [0, 0, 0, 0]
+    }))
+}
+
+#[test]
+fn greedy_plays_the_worked_example() {
+    let mut g = worked_example();
+    // 7♦ completes the two sets (L-11): take it, then go down at once (L-4.6).
+    assert_eq!(greedy(&g, 0), Action::TakeDiscard);
+    g.apply(0, &Action::TakeDiscard).unwrap();
+    let Action::GoDown { melds } = greedy(&g, 0) else { panic!("greedy should go down") };
+    let mut melds: Vec<Vec<Card>> = melds.into_iter().map(|mut m| { m.sort(); m }).collect();
+    melds.sort();
+    assert_eq!(melds, vec![cs("7♠ 7♥ 7♦"), cs("9♠ 9♥ 9♦")]);
+    g.apply(0, &Action::GoDown { melds }).unwrap();
+    // No lay-off on the go-down turn (L-5.3); the discard is the highest-points card: A♥ (15).
+    assert_eq!(greedy(&g, 0), Action::Discard { card: c("A♥") });
+}
+
+#[test]
+fn greedy_declines_a_useless_discard_so_others_may_buy() {
+    // Replace 7♦ by K♣: no help to 7s and 9s.
+    let mut p: Value = serde_json::from_str(&worked_example().to_position().to_json()).unwrap();
+    p["discard"] = json!(["10♣", "K♣"]);
+    let g = state(p);
+    assert_eq!(greedy(&g, 0), Action::DeclineDiscard);
+}
+
+#[test]
+fn greedy_buys_a_card_that_brings_its_contract_closer() {
+    // Seat 1 holds 2♠ 2♥ and 10♠ 10♥: 7♦ does nothing for it. Seat 2 holds pairs of 3,
+    // 6, 8: nothing. Make 7♦ useful to seat 2 by giving it 7♠ 7♣ instead of 3♠ 3♥.
+    let mut p: Value = serde_json::from_str(&worked_example().to_position().to_json()).unwrap();
+    p["hands"] = hands(["4♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥", "2♠ 2♥ 5♦ 6♦ J♣ Q♣ K♠ 4♥ 10♠ 10♥",
+                        "7♠ 7♣ 6♠ 6♥ 8♠ 8♥ J♦ Q♦ K♦ 2♣", "4♦ 3♠ 5♠ 5♥ 10♦ J♠ Q♠ K♥ 6♣ 7♣"]);
+    let mut g = state(p);
+    assert_eq!(greedy(&g, 0), Action::DeclineDiscard);
+    g.apply(0, &Action::DeclineDiscard).unwrap();
+    assert_eq!(g.to_act(), Some(1), "L-6.3: seat 1 is asked first");
+    assert_eq!(greedy(&g, 1), Action::Pass);
+    g.apply(1, &Action::Pass).unwrap();
+    assert_eq!(g.to_act(), Some(2));
+    assert_eq!(greedy(&g, 2), Action::Buy, "7♦ turns the pair of 7s into a set");
+}
+
+#[test]
+fn greedy_sheds_by_swap_and_lay_off_and_keeps_a_card() {
+    // Seat 0 went down on an earlier turn; it holds 5♥ (the card the run's joker
+    // stands for), Q♠ (fits the set of queens) and 9♣.
+    let mut g = state(json!({
+        "profile": "liverpool", "players": 4, "round": 2, "dealer": 3, "active": 0, "phase": "play",
+        "hands": hands(["5♥ Q♠ 9♣", "2♠ 3♦ 4♦", "6♣ 8♣ K♣", "2♥ 9♦ 10♦"]),
+        "stock": ["2♦", "3♥"], "discard": ["10♣"],
+        "table": [{"owner": 0, "cards": ["Q♥", "Q♦", "Q♣"]}, {"owner": 0, "cards": ["4♥", "JK", "6♥", "7♥"]}],
+        "down": [true, false, false, false], "totals": [0, 0, 0, 0]
+    }));
+    // L-7.2: 5♥ replaces the joker, which goes on the set of queens.
+    let swap = greedy(&g, 0);
+    assert_eq!(swap, Action::SwapJoker { meld: 1, card: c("5♥"), to_meld: 0, end: None });
+    g.apply(0, &swap).unwrap();
+    // L-5.3: Q♠ on the set.
+    let lay = greedy(&g, 0);
+    assert_eq!(lay, Action::LayOff { meld: 0, cards: vec![c("Q♠")], end: None });
+    g.apply(0, &lay).unwrap();
+    // 9♣ fits nowhere: discard it and go out (L-5.6).
+    assert_eq!(greedy(&g, 0), Action::Discard { card: c("9♣") });
+}
+
+#[test]
+fn greedy_keeps_the_last_card_for_the_discard() {
+    // Both cards fit the set, but one must stay for the discard (L-5.5).
+    let mut g = state(json!({
+        "profile": "liverpool", "players": 4, "round": 1, "dealer": 3, "active": 0, "phase": "play",
+        "hands": hands(["Q♠ Q♠", "2♠ 3♦ 4♦", "6♣ 8♣ K♣", "2♥ 9♦ 10♦"]),
+        "stock": ["2♦", "3♥"], "discard": ["10♣"],
+        "table": [{"owner": 0, "cards": ["Q♥", "Q♦", "Q♣"]}, {"owner": 0, "cards": ["7♥", "7♦", "7♣"]}],
+        "down": [true, false, false, false], "totals": [0, 0, 0, 0]
+    }));
+    let first = greedy(&g, 0);
+    assert!(matches!(first, Action::LayOff { meld: 0, .. }), "{first:?}");
+    g.apply(0, &first).unwrap();
+    assert_eq!(greedy(&g, 0), Action::Discard { card: c("Q♠") });
+}
+
+#[test]
+fn greedy_discards_a_joker_only_when_nothing_else_is_left() {
+    let g = state(json!({
+        "profile": "liverpool", "players": 4, "round": 1, "dealer": 3, "active": 0, "phase": "play",
+        "hands": hands(["JK K♠ 2♣ 7♦ 9♥ 4♠ 3♦ 8♣ 5♥ 6♠ 10♣", "2♠ 3♣ 4♦", "6♣ 8♦ K♣", "2♥ 9♦ 10♦"]),
+        "stock": ["2♦", "3♥"], "discard": ["10♥"],
+        "table": [], "down": [false, false, false, false], "totals": [0, 0, 0, 0]
+    }));
+    let Action::Discard { card } = greedy(&g, 0) else { panic!() };
+    assert!(!card.is_joker());
+    assert_eq!(g.rules().card_points(card), 10, "the highest-points card outside any meld: K♠ or 10♣");
+}
+
+#[test]
+fn greedy_goes_down_in_round_7_only_with_the_whole_hand() {
+    let base = |hand0: &str| {
+        state(json!({
+            "profile": "liverpool", "players": 4, "round": 7, "dealer": 3, "active": 0, "phase": "play",
+            "hands": hands([hand0, "2♠ 3♦ 4♦", "6♣ 8♣ K♣", "2♥ 9♦ 10♦"]),
+            "stock": ["2♦", "3♥"], "discard": ["10♥"],
+            "table": [], "down": [false, false, false, false], "totals": [0, 0, 0, 0]
+        }))
+    };
+    let whole = base("A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 7♥ 8♥ 9♥ 9♣ 10♣ J♣ Q♣");
+    let action = greedy(&whole, 0);
+    let Action::GoDown { melds } = &action else { panic!("L-8.1: the whole hand is three runs: {action:?}") };
+    assert_eq!(melds.iter().map(|m| m.len()).sum::<usize>(), 13);
+    // One stray card: no go-down, a discard (and it is the stray K♦).
+    let stray = base("A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 7♥ 8♥ K♦ 9♣ 10♣ J♣ Q♣");
+    assert_eq!(greedy(&stray, 0), Action::Discard { card: c("K♦") });
+}
+
+#[test]
+fn cards_missing_agrees_with_the_search_on_complete_hands() {
+    // Wherever the greedy estimate says 0, the exact search must find the contract.
+    let rules = RuleSet::liverpool();
+    let mut rng = crate::rng::Rng::from_seed(3);
+    for round in 1..=7u8 {
+        let contract = rules.contracts[round as usize - 1];
+        let n = rules.deal_sizes[round as usize - 1] as usize + 1;
+        for _ in 0..300 {
+            let deck = crate::deal::shuffled_deck_with(&mut rng, &rules, 4);
+            let hand = CardCounts::from_cards(&deck[..n]);
+            if cards_missing(&hand, &contract, &rules) == 0 {
+                assert!(crate::search::has_contract(&hand, &contract, &rules), "round {round}: {:?}", hand.to_cards());
+            }
+        }
+    }
+    assert_eq!(cards_missing(&counts("7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 2♣"), &rules.contracts[0], &rules), 0);
+}
+
+#[test]
+fn random_bot_is_deterministic_and_legal() {
+    let play = |seed: u64| {
+        let mut g = GameState::new_liverpool(9);
+        let mut bots: Vec<RandomBot> = (0..4).map(|s| RandomBot::new(seed * 10 + s)).collect();
+        for _ in 0..400 {
+            let Some(seat) = g.to_act() else { break };
+            let a = bots[seat].choose(&g, seat);
+            g.apply(seat, &a).expect("random picks among legal actions");
+        }
+        g
+    };
+    assert_eq!(play(1), play(1));
+    assert_ne!(play(1), play(2));
+}
+
+#[test]
+fn full_games_end_with_consistent_scores() {
+    let rules = Arc::new(RuleSet::liverpool());
+    for (i, bots) in [[BotKind::Greedy; 4], [BotKind::Greedy, BotKind::Random, BotKind::Greedy, BotKind::Random]]
+        .iter()
+        .enumerate()
+    {
+        for game in 0..3u64 {
+            let (game_seed, seeds) = crate::sim::game_seeds(17, game + 10 * i as u64, 4);
+            let mut g = GameState::new(Arc::clone(&rules), 4, game_seed).unwrap();
+            let mut players: Vec<NativeBot> = bots.iter().zip(seeds).map(|(k, s)| k.build(s)).collect();
+            let mut rounds = 0;
+            while let Some(seat) = g.to_act() {
+                let a = players[seat].choose(&g, seat);
+                let event = g.apply(seat, &a).unwrap_or_else(|e| panic!("{a:?} refused: {e}"));
+                if let Some(end) = event.round_end {
+                    // L-10.1 / L-10.2 from the hands left.
+                    assert_eq!(recompute_round_scores(&g), end.scores);
+                    rounds += 1;
+                }
+            }
+            assert_eq!(rounds, 7);
+            assert_eq!(g.phase(), Phase::GameOver);
+            // The same game through the simulation's driver gives the same totals.
+            let record = play_game(game + 10 * i as u64, 17, bots, &rules).unwrap();
+            assert_eq!(record.totals, g.totals());
+        }
+    }
+}
+
+#[test]
+fn greedy_beats_random() {
+    // Seats alternate so that neither kind always plays first.
+    let bots = [BotKind::Greedy, BotKind::Random, BotKind::Greedy, BotKind::Random];
+    let r = simulate(16, 2024, &bots, Arc::new(RuleSet::liverpool()), 4, None).unwrap();
+    let mean = |seat: usize| (0..r.games).map(|g| r.totals[g * 4 + seat] as f64).sum::<f64>() / r.games as f64;
+    let greedy = (mean(0) + mean(2)) / 2.0;
+    let random = (mean(1) + mean(3)) / 2.0;
+    assert!(greedy < random, "L-10.3 lower is better: greedy {greedy}, random {random}");
+}
+
+#[test]
+fn bot_names() {
+    assert_eq!(BotKind::parse("Greedy").unwrap(), BotKind::Greedy);
+    assert_eq!(BotKind::parse("random").unwrap().name(), "random");
+    let e = BotKind::parse("clever").unwrap_err();
+    assert_eq!(e.code, crate::error::ErrorCode::InvalidArgument);
+    assert!(e.message.contains("greedy"));
+}
