@@ -36,6 +36,8 @@ from liverpool._core import Deal, deal, new_deck, shuffled_deck, shuffled_decks
 # --- end section: deal ---
 
 # --- section: game (state machine, positions, scenarios, bots, simulation) ---
+from liverpool._core import Action, Event, GameState, ScenarioReport, TableMeld
+from liverpool.scenarios import run_scenario, run_scenarios
 # --- end section: game ---
 
 # --- section: bots (native bots, Python bot interface, simulation) ---
@@ -66,6 +68,13 @@ __all__ = [
     "shuffled_decks",
     # --- end section: deal exports ---
     # --- section: game exports ---
+    "Action",
+    "Event",
+    "GameState",
+    "ScenarioReport",
+    "TableMeld",
+    "run_scenario",
+    "run_scenarios",
     # --- end section: game exports ---
     # --- section: bots exports ---
     # --- end section: bots exports ---

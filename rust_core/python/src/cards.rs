@@ -5,6 +5,7 @@ use liverpool_engine::card::{Card, CARD_KINDS};
 use liverpool_engine::meld::{check_go_down as engine_check_go_down, End, Meld, MeldKind};
 use liverpool_engine::rules::RuleSet;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyString};
 
 /// A playing card or a joker. Build one from its notation: `Card("7♦")`, `Card("TS")`, `Card("JK")`.
@@ -111,8 +112,23 @@ pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     Ok(out)
 }
 
+/// The 53 card objects, made once: cards are immutable, so lists of cards can share
+/// them (building a 107-card list then costs reference counts, not allocations).
+static CARD_OBJECTS: PyOnceLock<Vec<Py<PyCard>>> = PyOnceLock::new();
+
+/// The shared Python object for `card`.
+pub fn card_object<'py>(py: Python<'py>, card: Card) -> PyResult<Bound<'py, PyCard>> {
+    let objects = CARD_OBJECTS.get_or_try_init(py, || -> PyResult<Vec<Py<PyCard>>> {
+        (0..CARD_KINDS as u8)
+            .map(|id| Py::new(py, PyCard { card: Card::from_id(id).expect("id < 53") }))
+            .collect()
+    })?;
+    Ok(objects[card.id() as usize].clone_ref(py).into_bound(py))
+}
+
 pub fn cards_to_py<'py>(py: Python<'py>, cards: &[Card]) -> PyResult<Bound<'py, PyList>> {
-    PyList::new(py, cards.iter().map(|&c| PyCard::from(c)))
+    let objects = cards.iter().map(|&c| card_object(py, c)).collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, objects)
 }
 
 /// A rule set: everything a profile of RULES.md decides, as data.

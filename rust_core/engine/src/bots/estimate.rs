@@ -18,24 +18,14 @@ fn id_at(suit: u8, pos: u8) -> usize {
     (suit * 13 + rank - 1) as usize
 }
 
-/// The positions of `suit` present in `pool`.
-fn suit_mask(pool: &[u8; CARD_KINDS], suit: u8) -> PositionMask {
-    let mut mask = 0;
-    for rank in 1..=13u8 {
-        if pool[(suit * 13 + rank - 1) as usize] > 0 {
-            mask |= 1 << rank;
-            if rank == 1 {
-                mask |= 1 << 14;
-            }
-        }
-    }
-    mask
-}
-
-/// Positions `lo..=hi` as a mask.
+/// The run positions of a card rank: the ace is both 1 and 14.
 #[inline]
-fn window(lo: u8, hi: u8) -> PositionMask {
-    (((1u32 << (hi + 1)) - 1) & !((1u32 << lo) - 1)) as PositionMask
+fn rank_bits(rank: u8) -> PositionMask {
+    if rank == 1 {
+        (1 << 1) | (1 << 14)
+    } else {
+        1 << rank
+    }
 }
 
 /// A run window the estimate has committed to.
@@ -46,85 +36,153 @@ struct ChosenRun {
     hi: u8,
 }
 
+/// The cards of a hand still free while the estimate picks melds, with per-suit
+/// position masks and per-rank totals kept up to date so each pick is cheap.
+struct Pool {
+    counts: [u8; CARD_KINDS],
+    masks: [PositionMask; 4],
+    rank_totals: [u8; 14],
+}
+
+impl Pool {
+    fn new(hand: &CardCounts) -> Pool {
+        let mut pool = Pool { counts: hand.0, masks: [0; 4], rank_totals: [0; 14] };
+        pool.counts[JOKER_ID as usize] = 0;
+        for suit in 0..4u8 {
+            for rank in 1..=13u8 {
+                let n = pool.counts[(suit * 13 + rank - 1) as usize];
+                if n > 0 {
+                    pool.masks[suit as usize] |= rank_bits(rank);
+                    pool.rank_totals[rank as usize] += n;
+                }
+            }
+        }
+        pool
+    }
+
+    /// Take one copy of the card of `suit` and `rank` (it must be there).
+    #[inline]
+    fn take(&mut self, suit: u8, rank: u8) {
+        let id = (suit * 13 + rank - 1) as usize;
+        self.counts[id] -= 1;
+        self.rank_totals[rank as usize] -= 1;
+        if self.counts[id] == 0 {
+            self.masks[suit as usize] &= !rank_bits(rank);
+        }
+    }
+
+    #[inline]
+    fn has(&self, suit: u8, pos: u8) -> bool {
+        self.counts[id_at(suit, pos)] > 0
+    }
+
+    /// Take the card at run position `pos` of `suit` if the pool has it.
+    #[inline]
+    fn take_at(&mut self, suit: u8, pos: u8) -> bool {
+        let here = self.has(suit, pos);
+        if here {
+            self.take(suit, if pos == 14 { 1 } else { pos });
+        }
+        here
+    }
+}
+
+/// The result of [`estimate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// Estimated cards the hand lacks (see [`estimate`]).
+    pub missing: u32,
+    /// The natural cards the chosen melds use (for a whole-hand contract, also the
+    /// cards the runs were stretched over). Removing a card not used here cannot
+    /// raise `missing`: the same picks remain, and a whole-hand stray goes away.
+    pub used: CardCounts,
+}
+
+impl Estimate {
+    /// `missing` after removing one copy of `card` from the hand, without a new
+    /// estimate when the card is not used by the chosen melds (`None`: it is, ask
+    /// [`estimate`] again).
+    pub fn without_unused(&self, hand: &CardCounts, card: Card, contract: &Contract) -> Option<u32> {
+        if card.is_joker() || self.used.get(card) >= hand.get(card) {
+            return None;
+        }
+        // A whole-hand stray no longer needs to be placed.
+        Some(self.missing - u32::from(contract.whole_hand))
+    }
+}
+
 /// How many cards `hand` lacks for `contract`, estimated greedily:
 ///
 /// - the contract's melds are picked one at a time, each time the requirement that
 ///   the remaining cards come closest to (a set of the rank with the most copies, or
-///   the 4-position window of one suit with the most positions present; a same-suit
-///   window touching an already chosen one end to end is skipped when the rules ask
-///   for a gap, L-4.4), and its cards are taken out before the next pick;
+///   the window of one suit, as long as the minimum run, with the most positions
+///   present; a same-suit window touching an already chosen one end to end is
+///   skipped when the rules ask for a gap, L-4.4), and its cards are taken out
+///   before the next pick;
 /// - each meld lacks `size - present` cards; jokers fill those gaps, except that each
 ///   meld keeps the rules' minimum of natural cards (L-4.5);
 /// - for a whole-hand contract (L-8) every natural card that ends up in no chosen
 ///   window, even after stretching the windows over neighbouring cards, counts as
 ///   one more card to get rid of, since the whole hand must be laid.
 ///
-/// 0 for a hand that holds the contract in the greedy's eyes; greedy picks can miss
-/// a contract the exact search finds, which is why the bot confirms with
-/// `search::has_contract`.
-pub fn cards_missing(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> u32 {
-    let mut pool = hand.0;
-    let jokers = pool[JOKER_ID as usize] as u32;
-    pool[JOKER_ID as usize] = 0;
-
+/// `missing` is 0 for a hand that holds the contract in the greedy's eyes; greedy
+/// picks can miss a contract the exact search finds, which is why the bot confirms
+/// with `search::has_contract`.
+pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Estimate {
+    let mut pool = Pool::new(hand);
+    let jokers = hand.jokers() as u32;
     let set_len = rules.set_size_min.max(1) as u32;
-    let run_len = if contract.whole_hand { rules.whole_hand_run_min } else { rules.run_size_min }.clamp(1, 14);
+    let run_len = if contract.whole_hand { rules.whole_hand_run_min } else { rules.run_size_min }.clamp(1, 13);
     let set_naturals = rules.min_naturals_set.max(1) as u32;
     let run_naturals = rules.min_naturals_run.max(1) as u32;
 
-    let mut masks = [0 as PositionMask; 4];
-    for suit in 0..4u8 {
-        masks[suit as usize] = suit_mask(&pool, suit);
-    }
     let mut chosen = [ChosenRun { suit: 0, lo: 0, hi: 0 }; 16];
     let mut n_chosen = 0usize;
-
     let (mut sets_left, mut runs_left) = (contract.sets as u32, contract.runs as u32);
     let mut fillable = 0u32; // gaps a joker may fill
     let mut natural_gaps = 0u32; // gaps only a natural card may fill
     while sets_left + runs_left > 0 {
-        // The closest set: the rank with the most copies (ties: the higher rank).
-        let mut best_set = (0u32, 0u8);
+        // The closest set: the rank with the most copies (ties: the higher rank,
+        // whose cards score more).
+        let mut best_set = (0u32, 1u8);
         if sets_left > 0 {
             for rank in 1..=13u8 {
-                let copies: u32 = (0..4u8).map(|s| pool[(s * 13 + rank - 1) as usize] as u32).sum();
-                let copies = copies.min(set_len);
+                let copies = (pool.rank_totals[rank as usize] as u32).min(set_len);
                 if copies >= best_set.0 {
                     best_set = (copies, rank);
                 }
             }
         }
-        // The closest run window (ties: the higher window, which holds more points).
+        // The closest run window (ties: the higher window). The count of present
+        // positions slides along the suit's mask one position at a time.
         let mut best_run: Option<(u32, ChosenRun)> = None;
         if runs_left > 0 {
             for suit in 0..4u8 {
+                let mask = pool.masks[suit as usize] as u32;
+                let bit = |p: u8| (mask >> p) & 1;
+                let mut present: u32 = (1..=run_len).map(bit).sum();
                 for lo in 1..=(15 - run_len) {
                     let hi = lo + run_len - 1;
-                    let touches = chosen[..n_chosen]
-                        .iter()
-                        .any(|c| c.suit == suit && (c.hi + 1 == lo || hi + 1 == c.lo));
-                    if touches && rules.same_suit_runs_need_gap {
-                        continue;
+                    if lo > 1 {
+                        present = present + bit(hi) - bit(lo - 1);
                     }
-                    // Positions 1 and 14 share the ace's id: count it once in a 14-wide window.
-                    let present = (masks[suit as usize] & window(lo, hi)).count_ones() - u32::from(lo == 1 && hi == 14 && pool[id_at(suit, 1)] == 1);
-                    if best_run.is_none_or(|(p, _)| present >= p) {
+                    let touches = rules.same_suit_runs_need_gap
+                        && chosen[..n_chosen].iter().any(|c| c.suit == suit && (c.hi + 1 == lo || hi + 1 == c.lo));
+                    if !touches && best_run.is_none_or(|(p, _)| present >= p) {
                         best_run = Some((present, ChosenRun { suit, lo, hi }));
                     }
                 }
             }
         }
-        let take_set = sets_left > 0 && best_run.is_none_or(|(present, _)| set_len - best_set.0 <= run_len as u32 - present);
+        let take_set =
+            sets_left > 0 && best_run.is_none_or(|(present, _)| set_len - best_set.0 <= run_len as u32 - present);
         let (present, size, naturals) = if take_set {
             let (copies, rank) = best_set;
             let mut need = copies;
             for suit in 0..4u8 {
-                let id = (suit * 13 + rank - 1) as usize;
-                let take = (pool[id] as u32).min(need);
-                pool[id] -= take as u8;
-                need -= take;
-                if take > 0 {
-                    masks[suit as usize] = suit_mask(&pool, suit);
+                while need > 0 && pool.counts[(suit * 13 + rank - 1) as usize] > 0 {
+                    pool.take(suit, rank);
+                    need -= 1;
                 }
             }
             sets_left -= 1;
@@ -132,12 +190,8 @@ pub fn cards_missing(hand: &CardCounts, contract: &Contract, rules: &RuleSet) ->
         } else {
             let (present, run) = best_run.expect("runs_left > 0 gives a window");
             for pos in run.lo..=run.hi {
-                let id = id_at(run.suit, pos);
-                if pool[id] > 0 {
-                    pool[id] -= 1;
-                }
+                pool.take_at(run.suit, pos);
             }
-            masks[run.suit as usize] = suit_mask(&pool, run.suit);
             if n_chosen < chosen.len() {
                 chosen[n_chosen] = run;
                 n_chosen += 1;
@@ -157,19 +211,27 @@ pub fn cards_missing(hand: &CardCounts, contract: &Contract, rules: &RuleSet) ->
         // left over must still be placed somewhere before the hand can be laid.
         for run in &chosen[..n_chosen] {
             let mut lo = run.lo;
-            while lo > 1 && pool[id_at(run.suit, lo - 1)] > 0 {
+            while lo > 1 && pool.take_at(run.suit, lo - 1) {
                 lo -= 1;
-                pool[id_at(run.suit, lo)] -= 1;
             }
             let mut hi = run.hi;
-            while hi < 14 && pool[id_at(run.suit, hi + 1)] > 0 {
+            while hi < 14 && pool.take_at(run.suit, hi + 1) {
                 hi += 1;
-                pool[id_at(run.suit, hi)] -= 1;
             }
         }
-        missing += pool.iter().map(|&n| n as u32).sum::<u32>();
+        missing += pool.counts.iter().map(|&n| n as u32).sum::<u32>();
     }
-    missing
+    let mut used = *hand;
+    for (u, p) in used.0.iter_mut().zip(pool.counts.iter()) {
+        *u -= p;
+    }
+    used.0[JOKER_ID as usize] = 0;
+    Estimate { missing, used }
+}
+
+/// [`estimate`]'s `missing` alone.
+pub fn cards_missing(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> u32 {
+    estimate(hand, contract, rules).missing
 }
 
 /// How many other cards of `hand` could share a meld with `card`: copies and other

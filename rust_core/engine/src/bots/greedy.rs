@@ -25,7 +25,7 @@
 //!   [`connections`]; a joker only if nothing else is left. After going down, the
 //!   highest-points card that fits no table meld (those are laid off next turn).
 
-use super::estimate::{cards_missing, connections};
+use super::estimate::{cards_missing, connections, estimate, Estimate};
 use super::Bot;
 use crate::card::{Card, CardCounts, JOKER_ID};
 use crate::deal::draw_cut;
@@ -34,23 +34,29 @@ use crate::meld::{Meld, MeldKind};
 use crate::rng::Rng;
 use crate::rules::{Contract, JokerSwapRule, RuleSet};
 use crate::search::{best_arrangement, best_go_down, has_contract};
+use std::cmp::Reverse;
 use std::sync::Arc;
 
-/// Above this many cards missing after taking a card, the exact contract search is
-/// not worth asking whether the card completes the contract: the estimate is never
-/// that far off.
-const EXACT_CHECK_MISSING: u32 = 2;
+/// The exact contract search is only asked about hands whose [`cards_missing`] is at
+/// most this: on hands that hold the contract the greedy estimate is never further
+/// off than this (checked on random hands by `estimate_is_close_whenever_the_contract_is_held`).
+pub(crate) const EXACT_CHECK_MISSING: u32 = 2;
 
 /// The greedy player. Deterministic: its only randomness (the cut) comes from its
 /// own seeded [`Rng`].
 #[derive(Clone, Debug)]
 pub struct GreedyBot {
     rng: Rng,
+    /// Derived from the rule set of the last state seen (rebuilt when it changes).
     focus: Option<Focus>,
+    /// The last estimate made: `(hand, contract, cards missing)`. A seat's hand does
+    /// not change between its discard and the next buying windows or its next draw,
+    /// so most "before" estimates are found here.
+    last: Option<(CardCounts, Contract, u32)>,
 }
 
-/// Variants of the game's rule set that restrict `best_arrangement` to one meld kind,
-/// built once per rule set and kept.
+/// The rule set the bot last saw, and variants that restrict `best_arrangement` to
+/// one meld kind, built once per rule set and kept.
 #[derive(Clone, Debug)]
 struct Focus {
     source: Arc<RuleSet>,
@@ -73,21 +79,22 @@ impl GreedyBot {
     }
 
     pub fn with_rng(rng: Rng) -> GreedyBot {
-        GreedyBot { rng, focus: None }
+        GreedyBot { rng, focus: None, last: None }
     }
 
     fn decide(&mut self, state: &GameState, seat: usize) -> Action {
+        self.sync_rules(state);
         match state.phase() {
             Phase::Cut => Action::Cut { size: Some(draw_cut(&mut self.rng, state.stock().len()) as i64) },
             Phase::Draw { declined: false } => match state.discard_top() {
-                Some(card) if wants_discard(state, seat, card) => Action::TakeDiscard,
+                Some(card) if self.wants_discard(state, seat, card) => Action::TakeDiscard,
                 // Declining rather than drawing straight away lets the others buy (L-6).
                 Some(_) => Action::DeclineDiscard,
                 None => Action::DrawStock,
             },
             Phase::Draw { declined: true } => Action::DrawStock,
             Phase::Buying(_) => match state.discard_top() {
-                Some(card) if wants_to_buy(state, seat, card) && state.can(seat, &Action::Buy) => Action::Buy,
+                Some(card) if self.wants_to_buy(state, seat, card) && state.can(seat, &Action::Buy) => Action::Buy,
                 _ => Action::Pass,
             },
             Phase::Play => self.play(state, seat),
@@ -98,8 +105,20 @@ impl GreedyBot {
     fn play(&mut self, state: &GameState, seat: usize) -> Action {
         let hand = state.hand(seat);
         let contract = state.contract();
-        if !state.is_down(seat) {
-            if let Some(go_down) = best_go_down(hand, &contract, state.rules()) {
+        let rules = state.rules();
+        if state.is_down(seat) {
+            if !contract.whole_hand && hand.total() >= 2 {
+                if let Some(action) = shed(state, seat) {
+                    return action;
+                }
+            }
+            return Action::Discard { card: self.pick_discard_when_down(state, seat) };
+        }
+        let now = estimate(hand, &contract, rules);
+        // The exact search only when the estimate is close: wherever the search finds
+        // the contract, the estimate is at most EXACT_CHECK_MISSING.
+        if now.missing <= EXACT_CHECK_MISSING {
+            if let Some(go_down) = best_go_down(hand, &contract, rules) {
                 // L-5.5 / L-8.1: a go-down keeps a card for the discard, except the
                 // whole-hand go-down, which must lay every card.
                 let left = go_down.left.total();
@@ -107,72 +126,144 @@ impl GreedyBot {
                     return Action::GoDown { melds: go_down.melds.iter().map(|m| m.cards().to_vec()).collect() };
                 }
             }
-        } else if !contract.whole_hand && hand.total() >= 2 {
-            if let Some(action) = shed(state, seat) {
-                return action;
-            }
         }
-        Action::Discard { card: self.pick_discard(state, seat) }
+        Action::Discard { card: self.pick_discard(state, seat, &now) }
+    }
+
+    /// Keep `focus` in step with the state's rule set (and forget estimates made
+    /// under another one).
+    fn sync_rules(&mut self, state: &GameState) {
+        let stale = self.focus.as_ref().is_none_or(|f| !std::ptr::eq(Arc::as_ptr(&f.source), state.rules()));
+        if stale {
+            self.focus = Some(Focus::new(state.rules_arc()));
+            self.last = None;
+        }
     }
 
     /// The rules `best_arrangement` should use for the current contract: only the
     /// meld kinds the contract asks for.
-    fn arrangement_rules<'a>(&'a mut self, state: &'a GameState, contract: &Contract) -> &'a RuleSet {
-        if contract.sets > 0 && contract.runs > 0 {
-            return state.rules();
-        }
-        let stale = self.focus.as_ref().is_none_or(|f| !std::ptr::eq(Arc::as_ptr(&f.source), state.rules()));
-        if stale {
-            self.focus = Some(Focus::new(state.rules_arc()));
-        }
-        let focus = self.focus.as_ref().expect("just set");
-        if contract.runs == 0 {
-            &focus.sets_only
-        } else {
-            &focus.runs_only
+    fn arrangement_rules<'a>(&'a self, state: &'a GameState, contract: &Contract) -> &'a RuleSet {
+        match (&self.focus, contract.sets > 0, contract.runs > 0) {
+            (Some(focus), true, false) => &focus.sets_only,
+            (Some(focus), false, true) => &focus.runs_only,
+            _ => state.rules(),
         }
     }
 
-    fn pick_discard(&mut self, state: &GameState, seat: usize) -> Card {
+    /// `cards_missing(hand)`, from the last estimate when the hand is the same.
+    fn missing(&mut self, hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> u32 {
+        if let Some((h, c, m)) = &self.last {
+            if h == hand && c == contract {
+                return *m;
+            }
+        }
+        let m = cards_missing(hand, contract, rules);
+        self.last = Some((*hand, *contract, m));
+        m
+    }
+
+    /// Does `card` bring a not-yet-down hand closer to the contract? `penalty`: the
+    /// card comes with a penalty card (a buy), which a whole-hand contract must also
+    /// place.
+    fn improves(&mut self, hand: &CardCounts, card: Card, contract: &Contract, rules: &RuleSet, penalty: bool) -> bool {
+        let more = with_card(hand, card);
+        let extra = u32::from(penalty && contract.whole_hand);
+        let after = cards_missing(&more, contract, rules) + extra;
+        if after < self.missing(hand, contract, rules) {
+            return true;
+        }
+        // The estimate can miss a completion the exact search finds. (Not for a
+        // whole-hand buy: the unknown penalty card would have to fit too.)
+        extra == 0
+            && after <= EXACT_CHECK_MISSING
+            && has_contract(&more, contract, rules)
+            && !has_contract(hand, contract, rules)
+    }
+
+    fn wants_discard(&mut self, state: &GameState, seat: usize, card: Card) -> bool {
+        let contract = state.contract();
+        if state.is_down(seat) {
+            // Taken and laid off this turn: the hand shrinks by one more than a stock draw.
+            return !contract.whole_hand && fits_table(state, card);
+        }
+        self.improves(state.hand(seat), card, &contract, state.rules(), false)
+    }
+
+    fn wants_to_buy(&mut self, state: &GameState, seat: usize, card: Card) -> bool {
+        !state.is_down(seat) && self.improves(state.hand(seat), card, &state.contract(), state.rules(), true)
+    }
+
+    /// The discard of a seat that has gone down: the highest-points card that fits no
+    /// table meld (cards that fit are laid off next turn); a joker only if nothing
+    /// else is left.
+    fn pick_discard_when_down(&self, state: &GameState, seat: usize) -> Card {
+        let hand = state.hand(seat);
+        let rules = state.rules();
+        let later = !state.contract().whole_hand;
+        let best = discard_choices(state, seat)
+            .max_by_key(|&c| (!(later && fits_table(state, c)), rules.card_points(c), c.id()));
+        best.unwrap_or_else(|| joker_or_anything(hand))
+    }
+
+    /// The discard of a seat that has not gone down (`now`: the hand's estimate).
+    /// Candidates are the natural cards outside the best arrangement of the contract's
+    /// meld kinds (all natural cards if there are none). The winner leaves the fewest
+    /// [`cards_missing`], then has the most points, then the fewest [`connections`].
+    fn pick_discard(&mut self, state: &GameState, seat: usize, now: &Estimate) -> Card {
         let hand = *state.hand(seat);
         let contract = state.contract();
         let rules = state.rules();
-        // W-8: the card just taken from the pile may not go straight back.
-        let barred = state
-            .taken_discard()
-            .filter(|&c| rules.no_discard_of_taken_card && hand.get(c) == 1);
-        let choices = || {
-            (0..JOKER_ID).filter(move |&id| hand.0[id as usize] > 0 && Some(id) != barred.map(|c| c.id()))
-                .map(|id| Card::from_id(id).expect("id < 52"))
-        };
-        let fallback = || {
-            if hand.jokers() > 0 && barred != Some(Card::JOKER) {
-                Card::JOKER
-            } else {
-                // Only the barred card is left: the engine will explain (never happens in L).
-                hand.to_cards().first().copied().unwrap_or(Card::JOKER)
+        let deadwood = best_arrangement(&hand, self.arrangement_rules(state, &contract)).deadwood;
+        let in_deadwood = discard_choices(state, seat).any(|c| deadwood.get(c) > 0);
+        let candidates = || discard_choices(state, seat).filter(move |&c| !in_deadwood || deadwood.get(c) > 0);
+        let tie_break = |c: Card| (Reverse(rules.card_points(c)), connections(&hand, c), Reverse(c.id()));
+
+        // Cards no chosen meld uses: their loss is known without a new estimate.
+        let spare = candidates()
+            .filter_map(|c| now.without_unused(&hand, c, &contract).map(|missing| ((missing, tie_break(c)), c)))
+            .min();
+        // A used card can only beat the best spare one on the tie-breaks (its loss
+        // never leaves fewer cards missing), so only those are estimated again.
+        let used = candidates()
+            .filter(|&c| now.without_unused(&hand, c, &contract).is_none())
+            .filter(|&c| spare.as_ref().is_none_or(|((_, best), _)| tie_break(c) < *best))
+            .map(|c| {
+                let mut less = hand;
+                less.0[c.id() as usize] -= 1;
+                ((cards_missing(&less, &contract, rules), tie_break(c)), c)
+            })
+            .min();
+        let chosen = spare.into_iter().chain(used).min().map(|((missing, _), c)| (missing, c));
+        match chosen {
+            Some((missing, card)) => {
+                // The hand after this discard is the hand of the next decisions.
+                let mut after = hand;
+                after.0[card.id() as usize] -= 1;
+                self.last = Some((after, contract, missing));
+                card
             }
-        };
-        let points = |c: Card| rules.card_points(c);
-
-        if state.is_down(seat) {
-            // Cards that fit a table meld are laid off next turn; discard another.
-            let later = !contract.whole_hand;
-            let best = choices().max_by_key(|&c| (!(later && fits_table(state, c)), points(c), c.id()));
-            return best.unwrap_or_else(fallback);
+            None => joker_or_anything(&hand),
         }
+    }
+}
 
-        let missing_without = |c: Card| {
-            let mut less = hand;
-            less.0[c.id() as usize] -= 1;
-            cards_missing(&less, &contract, rules)
-        };
-        // Lower is better: keep the contract close, shed points, keep connected cards.
-        let key = |c: Card| (missing_without(c), std::cmp::Reverse(points(c)), connections(&hand, c), std::cmp::Reverse(c.id()));
-        let arrangement_rules = self.arrangement_rules(state, &contract);
-        let deadwood = best_arrangement(&hand, arrangement_rules).deadwood;
-        let from_deadwood = choices().filter(|&c| deadwood.get(c) > 0).min_by_key(|&c| key(c));
-        from_deadwood.or_else(|| choices().min_by_key(|&c| key(c))).unwrap_or_else(fallback)
+/// The natural cards `seat` may discard (W-8: not the card just taken from the pile).
+fn discard_choices<'a>(state: &'a GameState, seat: usize) -> impl Iterator<Item = Card> + 'a {
+    let hand = state.hand(seat);
+    let barred = state.taken_discard().filter(|&c| state.rules().no_discard_of_taken_card && hand.get(c) == 1);
+    (0..JOKER_ID)
+        .filter(move |&id| hand.0[id as usize] > 0)
+        .map(|id| Card::from_id(id).expect("id < 52"))
+        .filter(move |&c| Some(c) != barred)
+}
+
+/// When no natural card may be discarded: a joker (L-5.7 allows it), or whatever is
+/// left (the engine explains if that is refused; it never is in profile L).
+fn joker_or_anything(hand: &CardCounts) -> Card {
+    if hand.jokers() > 0 {
+        Card::JOKER
+    } else {
+        hand.to_cards().first().copied().unwrap_or(Card::JOKER)
     }
 }
 
@@ -194,33 +285,6 @@ fn with_card(hand: &CardCounts, card: Card) -> CardCounts {
     let slot = &mut more.0[card.id() as usize];
     *slot = slot.saturating_add(1);
     more
-}
-
-/// Does `card` bring a not-yet-down hand closer to the contract? `penalty`: the card
-/// comes with a penalty card (a buy), which a whole-hand contract must also place.
-fn improves(hand: &CardCounts, card: Card, contract: &Contract, rules: &RuleSet, penalty: bool) -> bool {
-    let more = with_card(hand, card);
-    let extra = u32::from(penalty && contract.whole_hand);
-    let after = cards_missing(&more, contract, rules) + extra;
-    if after < cards_missing(hand, contract, rules) {
-        return true;
-    }
-    // The estimate can miss a completion the exact search finds. (Not for a
-    // whole-hand buy: the unknown penalty card would have to fit too.)
-    extra == 0 && after <= EXACT_CHECK_MISSING && has_contract(&more, contract, rules) && !has_contract(hand, contract, rules)
-}
-
-fn wants_discard(state: &GameState, seat: usize, card: Card) -> bool {
-    let contract = state.contract();
-    if state.is_down(seat) {
-        // Taken and laid off this turn: the hand shrinks by one more than a stock draw.
-        return !contract.whole_hand && fits_table(state, card);
-    }
-    improves(state.hand(seat), card, &contract, state.rules(), false)
-}
-
-fn wants_to_buy(state: &GameState, seat: usize, card: Card) -> bool {
-    !state.is_down(seat) && improves(state.hand(seat), card, &state.contract(), state.rules(), true)
 }
 
 /// A quick necessary condition for laying `card` off on `meld` (L-5.3); the engine's

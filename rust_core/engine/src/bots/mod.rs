@@ -28,7 +28,7 @@ mod random;
 #[cfg(test)]
 mod tests;
 
-pub use estimate::{cards_missing, connections};
+pub use estimate::{cards_missing, connections, estimate, Estimate};
 pub use greedy::GreedyBot;
 pub use random::RandomBot;
 
