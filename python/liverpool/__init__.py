@@ -29,6 +29,18 @@ from liverpool.errors import (
 )
 
 # --- section: search (contract search) ---
+from liverpool._core import (
+    Arrangement,
+    GoDown,
+    all_go_downs,
+    best_arrangement,
+    best_go_down,
+    best_go_down_points_batch,
+    deadwood_batch,
+    has_contract,
+    has_contract_batch,
+    outs,
+)
 # --- end section: search ---
 
 # --- section: deal (shuffling and dealing) ---
@@ -59,6 +71,16 @@ __all__ = [
     "PositionError",
     "IllegalMoveError",
     # --- section: search exports ---
+    "GoDown",
+    "Arrangement",
+    "has_contract",
+    "best_go_down",
+    "all_go_downs",
+    "outs",
+    "best_arrangement",
+    "best_go_down_points_batch",
+    "has_contract_batch",
+    "deadwood_batch",
     # --- end section: search exports ---
     # --- section: deal exports ---
     "Deal",

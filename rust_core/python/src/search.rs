@@ -1,7 +1,395 @@
-//! Binding of the engine's `search` functionality (filled in by its owner).
+//! Contract search (RULES.md L-3, L-4, L-8): converts arguments and delegates to
+//! `liverpool_engine::search`. Batches release the GIL and run in parallel; single
+//! calls are short enough (about a microsecond) to keep it.
 
+use crate::cards::{cards_to_py, extract_cards, PyCard, PyMeld, PyRuleSet};
+use crate::errors::{invalid_argument, py_result, to_py};
+use liverpool_engine::card::{format_cards, CardCounts};
+use liverpool_engine::rules::{Contract, RuleSet};
+use liverpool_engine::search::{self, Arrangement, GoDown, PAD};
+use liverpool_engine::{Error, ErrorCode};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyInt, PyList};
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+/// One way to lay a round's contract: `melds` (sets, then runs, each in canonical
+/// order), the cards `left` in hand and their `points_left` (L-10.1).
+#[pyclass(name = "GoDown", module = "liverpool._core", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyGoDown {
+    pub go_down: GoDown,
+}
+
+#[pymethods]
+impl PyGoDown {
+    /// The melds: sets first, then runs, each group sorted by card ids.
+    #[getter]
+    fn melds(&self) -> Vec<PyMeld> {
+        self.go_down.melds.iter().map(|m| PyMeld { meld: m.clone() }).collect()
+    }
+    /// The cards that stay in hand, in card-id order.
+    #[getter]
+    fn left<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        cards_to_py(py, &self.go_down.left.to_cards())
+    }
+    /// Points of the cards left in hand.
+    #[getter]
+    fn points_left(&self) -> u32 {
+        self.go_down.points_left
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "GoDown(melds={}, left='{}', points_left={})",
+            melds_repr(&self.go_down.melds),
+            format_cards(&self.go_down.left.to_cards()),
+            self.go_down.points_left
+        )
+    }
+}
+
+/// Melds of any number and length, with no contract, and the `deadwood` they leave
+/// (its `points`): what a hand would score if it had to be laid out now.
+#[pyclass(name = "Arrangement", module = "liverpool._core", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyArrangement {
+    pub arrangement: Arrangement,
+}
+
+#[pymethods]
+impl PyArrangement {
+    /// The melds: sets first, then runs, each group sorted by card ids.
+    #[getter]
+    fn melds(&self) -> Vec<PyMeld> {
+        self.arrangement.melds.iter().map(|m| PyMeld { meld: m.clone() }).collect()
+    }
+    /// The cards in no meld, in card-id order.
+    #[getter]
+    fn deadwood<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        cards_to_py(py, &self.arrangement.deadwood.to_cards())
+    }
+    /// Points of the deadwood.
+    #[getter]
+    fn points(&self) -> u32 {
+        self.arrangement.points
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Arrangement(melds={}, deadwood='{}', points={})",
+            melds_repr(&self.arrangement.melds),
+            format_cards(&self.arrangement.deadwood.to_cards()),
+            self.arrangement.points
+        )
+    }
+}
+
+fn melds_repr(melds: &[liverpool_engine::Meld]) -> String {
+    let parts: Vec<String> = melds.iter().map(|m| format!("'{m}'")).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+// ---------------------------------------------------------------------------------
+// Argument conversion
+
+/// The rule set passed in, or profile L built once (single calls stay cheap).
+fn rules_ref<'a>(rules: &'a Option<PyRef<'_, PyRuleSet>>) -> &'a RuleSet {
+    static DEFAULT: PyOnceLock<RuleSet> = PyOnceLock::new();
+    match rules {
+        Some(r) => &r.rules,
+        None => Python::attach(|py| DEFAULT.get_or_init(py, RuleSet::liverpool)),
+    }
+}
+
+/// An integer argument as `i64`: `Err(true)` for an int beyond 64 bits, `Err(false)`
+/// for anything that is not an int.
+fn int_arg(obj: &Bound<'_, PyAny>) -> Result<i64, bool> {
+    obj.extract::<i64>().map_err(|_| obj.is_instance_of::<PyInt>())
+}
+
+/// The contract of a round; any integer outside the rule set's rounds is `invalid_round`.
+fn contract_of(round: &Bound<'_, PyAny>, rules: &RuleSet) -> PyResult<Contract> {
+    match int_arg(round) {
+        Ok(r) if (0..=255).contains(&r) => py_result(rules.contract_for(r as u8)),
+        Err(false) => Err(invalid_argument(format!("round must be an integer, not {round}"))),
+        _ => Err(to_py(Error::rule(
+            ErrorCode::InvalidRound,
+            "L-3",
+            format!("round {round} does not exist: rounds are 1..={}", rules.rounds()),
+        ))),
+    }
+}
+
+/// Cards as a multiset, refused if the deck for `players` could not hold them
+/// (`too_many_copies`, or `no_jokers_in_profile` for a joker in a joker-free deck).
+fn counts_of(cards: &Bound<'_, PyAny>, rules: &RuleSet, players: u8, what: &str) -> PyResult<CardCounts> {
+    let cards = extract_cards(cards)?;
+    let mut counts = [0u32; 53];
+    for c in &cards {
+        counts[c.id() as usize] += 1;
+    }
+    let clamped = counts.map(|n| n.min(255) as u8);
+    py_result(rules.check_copies(&clamped, players, what))?;
+    Ok(CardCounts(clamped))
+}
+
+/// A hand checked against the largest deck the rule set can have (its `max_players`):
+/// refused only if no table of this profile could deal it.
+fn hand_of(hand: &Bound<'_, PyAny>, rules: &RuleSet) -> PyResult<CardCounts> {
+    counts_of(hand, rules, rules.max_players, "the hand")
+}
+
+fn players_of(players: Option<&Bound<'_, PyAny>>, rules: &RuleSet) -> PyResult<u8> {
+    let Some(p) = players else { return Ok(rules.default_players) };
+    match int_arg(p) {
+        Ok(n) if (rules.min_players as i64..=rules.max_players as i64).contains(&n) => Ok(n as u8),
+        _ => Err(invalid_argument(format!(
+            "players must be an integer in {}..={} for the '{}' rules, not {p}",
+            rules.min_players, rules.max_players, rules.name
+        ))),
+    }
+}
+
+fn threads_of(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    threads
+        .map(|t| match int_arg(t) {
+            Ok(n) if n >= 1 => Ok(n as usize),
+            _ => Err(invalid_argument(format!("threads must be a positive integer or None, not {t}"))),
+        })
+        .transpose()
+}
+
+/// A 2-D uint8 array of card ids as (row-major bytes, row width). A `(n, 0)` array
+/// becomes `n` rows holding one pad each, so that every row still gets a result.
+fn batch_of(hands: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize)> {
+    let Ok(array) = hands.cast::<PyArray2<u8>>() else {
+        let what = match hands.getattr("dtype").and_then(|d| Ok((d.str()?.to_string(), hands.getattr("ndim")?.to_string()))) {
+            Ok((dtype, ndim)) => format!("a {ndim}-D array of {dtype}"),
+            Err(_) => format!("a {}", hands.get_type().name()?),
+        };
+        return Err(invalid_argument(format!(
+            "hands must be a 2-D numpy array of uint8 card ids (0..=52, 255 pads short hands), not {what}"
+        )));
+    };
+    let readonly = array.readonly();
+    let (rows, width) = (readonly.shape()[0], readonly.shape()[1]);
+    if width == 0 {
+        return Ok((vec![PAD; rows], 1));
+    }
+    let bytes = match readonly.as_slice() {
+        Ok(slice) => slice.to_vec(),
+        Err(_) => readonly.as_array().iter().copied().collect(),
+    };
+    Ok((bytes, width))
+}
+
+// ---------------------------------------------------------------------------------
+// Single calls
+
+/// Does `hand` hold the contract of `round` (L-3; round 7: the whole hand, L-8)?
+///
+/// >>> from liverpool import has_contract
+/// >>> has_contract("7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣", round=1)
+/// True
+/// >>> has_contract("7♠ 7♥ 9♠ 9♥ 9♦ 3♣", round=1)
+/// False
+#[pyfunction]
+#[pyo3(signature = (hand, round, rules = None))]
+fn has_contract(hand: &Bound<'_, PyAny>, round: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<bool> {
+    let rules = rules_ref(&rules);
+    let contract = contract_of(round, rules)?;
+    Ok(search::has_contract(&hand_of(hand, rules)?, &contract, rules))
+}
+
+/// The best go-down of `hand` for `round`: fewest points left in hand, then the
+/// smallest card ids left, then the smallest melds list. `None` without the contract.
+///
+/// >>> from liverpool import best_go_down
+/// >>> best = best_go_down("7♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥ 7♦", round=1)
+/// >>> best
+/// GoDown(melds=['7♠ 7♥ 7♦', '9♠ 9♥ 9♦'], left='A♥ 8♦ 3♣ 4♣ 5♣', points_left=35)
+/// >>> best_go_down("A♠ K♦ 4♥", round=1) is None
+/// True
+#[pyfunction]
+#[pyo3(signature = (hand, round, rules = None))]
+fn best_go_down(hand: &Bound<'_, PyAny>, round: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Option<PyGoDown>> {
+    let rules = rules_ref(&rules);
+    let contract = contract_of(round, rules)?;
+    let found = search::best_go_down(&hand_of(hand, rules)?, &contract, rules);
+    Ok(found.map(|go_down| PyGoDown { go_down }))
+}
+
+/// Every distinct go-down of `hand` for `round`, best first (the order of
+/// `best_go_down`), at most `limit` of them.
+///
+/// >>> from liverpool import all_go_downs
+/// >>> [g.points_left for g in all_go_downs("7♠ 7♥ 7♦ 7♣ 9♠ 9♥ 9♦", round=1)]
+/// [7, 7, 7, 7]
+#[pyfunction]
+#[pyo3(
+    signature = (hand, round, rules = None, limit = None),
+    text_signature = "(hand, round, rules=None, limit=1000)"
+)]
+fn all_go_downs(
+    hand: &Bound<'_, PyAny>,
+    round: &Bound<'_, PyAny>,
+    rules: Option<PyRef<'_, PyRuleSet>>,
+    limit: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<PyGoDown>> {
+    let rules = rules_ref(&rules);
+    let contract = contract_of(round, rules)?;
+    // The default is written in the text signature; `None` means it too.
+    let limit = match limit {
+        None => 1000,
+        Some(l) => match int_arg(l) {
+            Ok(n) if n >= 0 => n as usize,
+            // An int beyond 64 bits: no limit in practice, if it is positive.
+            Err(true) if l.gt(0)? => usize::MAX,
+            _ => return Err(invalid_argument(format!("limit must be a non-negative integer, not {l}"))),
+        },
+    };
+    let found = search::all_go_downs(&hand_of(hand, rules)?, &contract, rules, limit);
+    Ok(found.into_iter().map(|go_down| PyGoDown { go_down }).collect())
+}
+
+/// The cards that would give `hand` the contract of `round`, each with how many
+/// copies are still unseen (the deck for `players`, minus the hand, minus `seen`),
+/// sorted by card id. Empty if the hand already holds the contract.
+///
+/// >>> from liverpool import outs
+/// >>> [(str(card), unseen) for card, unseen in outs("7♠ 7♥ 9♠ 9♥ 9♦ 3♣", round=1, seen=["7♦"])]
+/// [('7♠', 1), ('7♥', 1), ('7♦', 1), ('7♣', 2), ('JK', 3)]
+#[pyfunction]
+#[pyo3(signature = (hand, round, rules = None, seen = None, players = None))]
+fn outs<'py>(
+    py: Python<'py>,
+    hand: &Bound<'py, PyAny>,
+    round: &Bound<'py, PyAny>,
+    rules: Option<PyRef<'py, PyRuleSet>>,
+    seen: Option<&Bound<'py, PyAny>>,
+    players: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Vec<(Bound<'py, PyCard>, u8)>> {
+    let rules = rules_ref(&rules);
+    let contract = contract_of(round, rules)?;
+    let players = players_of(players, rules)?;
+    let hand = counts_of(hand, rules, players, "the hand")?;
+    let seen = match seen {
+        Some(s) => counts_of(s, rules, players, "seen")?,
+        None => CardCounts::default(),
+    };
+    search::outs(&hand, &contract, rules, &seen, players)
+        .into_iter()
+        .map(|(card, unseen)| Ok((Bound::new(py, PyCard::from(card))?, unseen)))
+        .collect()
+}
+
+/// Melds of any number and length (no contract; L-4.4 does not apply) leaving the
+/// fewest deadwood points; ties go to the smallest deadwood ids, then the fewest melds.
+///
+/// >>> from liverpool import best_arrangement
+/// >>> best_arrangement("5♥ 6♥ 7♥ 8♥ 8♠ 8♦")
+/// Arrangement(melds=['5♥ 6♥ 7♥ 8♥'], deadwood='8♠ 8♦', points=16)
+#[pyfunction]
+#[pyo3(signature = (hand, rules = None))]
+fn best_arrangement(hand: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<PyArrangement> {
+    let rules = rules_ref(&rules);
+    Ok(PyArrangement { arrangement: search::best_arrangement(&hand_of(hand, rules)?, rules) })
+}
+
+// ---------------------------------------------------------------------------------
+// Batches
+
+/// Run an engine batch without the GIL, on `threads` threads (`None`: all cores).
+fn run_batch<T: Send>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    job: impl FnOnce() -> liverpool_engine::Result<T> + Send,
+) -> PyResult<T> {
+    py_result(py.detach(|| search::with_threads(threads, job).and_then(|r| r)))
+}
+
+/// `best_go_down(hand, round).points_left` for each row of `hands` (an `(n, k)` uint8
+/// array of card ids, 255 pads short hands), `-1` where there is no go-down. Runs in
+/// parallel without the GIL; the result does not depend on `threads`.
+///
+/// >>> import numpy as np
+/// >>> from liverpool import Card, best_go_down_points_batch
+/// >>> ids = [Card(c).id for c in "7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣".split()]
+/// >>> best_go_down_points_batch(np.array([ids, ids[1:] + [255]], dtype=np.uint8), round=1)
+/// array([ 3, -1], dtype=int32)
+#[pyfunction]
+#[pyo3(signature = (hands, round, rules = None, threads = None))]
+fn best_go_down_points_batch<'py>(
+    py: Python<'py>,
+    hands: &Bound<'py, PyAny>,
+    round: &Bound<'py, PyAny>,
+    rules: Option<PyRef<'py, PyRuleSet>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let rules = rules_ref(&rules);
+    let contract = contract_of(round, rules)?;
+    let threads = threads_of(threads)?;
+    let (bytes, width) = batch_of(hands)?;
+    let out = run_batch(py, threads, || search::best_go_down_points_batch(&bytes, width, &contract, rules))?;
+    Ok(out.into_pyarray(py))
+}
+
+/// `has_contract(hand, round)` for each row of `hands` (see `best_go_down_points_batch`).
+///
+/// >>> import numpy as np
+/// >>> from liverpool import Card, has_contract_batch
+/// >>> ids = [Card(c).id for c in "7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣".split()]
+/// >>> has_contract_batch(np.array([ids, ids[1:] + [255]], dtype=np.uint8), round=1)
+/// array([ True, False])
+#[pyfunction]
+#[pyo3(signature = (hands, round, rules = None, threads = None))]
+fn has_contract_batch<'py>(
+    py: Python<'py>,
+    hands: &Bound<'py, PyAny>,
+    round: &Bound<'py, PyAny>,
+    rules: Option<PyRef<'py, PyRuleSet>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    let rules = rules_ref(&rules);
+    let contract = contract_of(round, rules)?;
+    let threads = threads_of(threads)?;
+    let (bytes, width) = batch_of(hands)?;
+    let out = run_batch(py, threads, || search::has_contract_batch(&bytes, width, &contract, rules))?;
+    Ok(out.into_pyarray(py))
+}
+
+/// `best_arrangement(hand).points` for each row of `hands` (see
+/// `best_go_down_points_batch`).
+///
+/// >>> import numpy as np
+/// >>> from liverpool import Card, deadwood_batch
+/// >>> ids = [Card(c).id for c in "5♥ 6♥ 7♥ 8♥ 8♠ 8♦".split()]
+/// >>> deadwood_batch(np.array([ids], dtype=np.uint8))
+/// array([16], dtype=int32)
+#[pyfunction]
+#[pyo3(signature = (hands, rules = None, threads = None))]
+fn deadwood_batch<'py>(
+    py: Python<'py>,
+    hands: &Bound<'py, PyAny>,
+    rules: Option<PyRef<'py, PyRuleSet>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let rules = rules_ref(&rules);
+    let threads = threads_of(threads)?;
+    let (bytes, width) = batch_of(hands)?;
+    let out = run_batch(py, threads, || search::deadwood_batch(&bytes, width, rules))?;
+    Ok(out.into_pyarray(py))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGoDown>()?;
+    m.add_class::<PyArrangement>()?;
+    m.add_function(wrap_pyfunction!(has_contract, m)?)?;
+    m.add_function(wrap_pyfunction!(best_go_down, m)?)?;
+    m.add_function(wrap_pyfunction!(all_go_downs, m)?)?;
+    m.add_function(wrap_pyfunction!(outs, m)?)?;
+    m.add_function(wrap_pyfunction!(best_arrangement, m)?)?;
+    m.add_function(wrap_pyfunction!(best_go_down_points_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(has_contract_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(deadwood_batch, m)?)?;
     Ok(())
 }

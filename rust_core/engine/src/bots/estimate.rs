@@ -48,14 +48,17 @@ impl Pool {
     fn new(hand: &CardCounts) -> Pool {
         let mut pool = Pool { counts: hand.0, masks: [0; 4], rank_totals: [0; 14] };
         pool.counts[JOKER_ID as usize] = 0;
-        for suit in 0..4u8 {
-            for rank in 1..=13u8 {
-                let n = pool.counts[(suit * 13 + rank - 1) as usize];
-                if n > 0 {
-                    pool.masks[suit as usize] |= rank_bits(rank);
-                    pool.rank_totals[rank as usize] += n;
-                }
+        // Branch-free: hands are random, so "is this card here?" mispredicts often.
+        for suit in 0..4usize {
+            let mut mask: PositionMask = 0;
+            for rank in 1..=13usize {
+                let n = pool.counts[suit * 13 + rank - 1];
+                mask |= ((n != 0) as PositionMask) << rank;
+                pool.rank_totals[rank] += n;
             }
+            // The ace is also position 14.
+            mask |= (mask >> 1 & 1) << 14;
+            pool.masks[suit] = mask;
         }
         pool
     }
@@ -138,6 +141,9 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
 
     let mut chosen = [ChosenRun { suit: 0, lo: 0, hi: 0 }; 16];
     let mut n_chosen = 0usize;
+    // Per suit: the best window and the mask it was computed for.
+    let mut suit_best: [Option<(u32, u8)>; 4] = [None; 4];
+    let mut scanned: [Option<PositionMask>; 4] = [None; 4];
     let (mut sets_left, mut runs_left) = (contract.sets as u32, contract.runs as u32);
     let mut fillable = 0u32; // gaps a joker may fill
     let mut natural_gaps = 0u32; // gaps only a natural card may fill
@@ -146,30 +152,28 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
         // whose cards score more).
         let mut best_set = (0u32, 1u8);
         if sets_left > 0 {
-            for rank in 1..=13u8 {
+            // Compared as `copies << 4 | rank`: a branch-free max, ties to the higher rank.
+            let mut best = 0u32;
+            for rank in 1..=13u32 {
                 let copies = (pool.rank_totals[rank as usize] as u32).min(set_len);
-                if copies >= best_set.0 {
-                    best_set = (copies, rank);
-                }
+                best = best.max(copies << 4 | rank);
             }
+            best_set = (best >> 4, (best & 0xF) as u8);
         }
-        // The closest run window (ties: the higher window). The count of present
-        // positions slides along the suit's mask one position at a time.
+        // The closest run window (ties: the higher suit, then the higher window).
+        // A suit is scanned again only when its cards or its chosen runs changed.
         let mut best_run: Option<(u32, ChosenRun)> = None;
         if runs_left > 0 {
             for suit in 0..4u8 {
-                let mask = pool.masks[suit as usize] as u32;
-                let bit = |p: u8| (mask >> p) & 1;
-                let mut present: u32 = (1..=run_len).map(bit).sum();
-                for lo in 1..=(15 - run_len) {
-                    let hi = lo + run_len - 1;
-                    if lo > 1 {
-                        present = present + bit(hi) - bit(lo - 1);
-                    }
-                    let touches = rules.same_suit_runs_need_gap
-                        && chosen[..n_chosen].iter().any(|c| c.suit == suit && (c.hi + 1 == lo || hi + 1 == c.lo));
-                    if !touches && best_run.is_none_or(|(p, _)| present >= p) {
-                        best_run = Some((present, ChosenRun { suit, lo, hi }));
+                let s = suit as usize;
+                if scanned[s] != Some(pool.masks[s]) {
+                    let gap_rule = rules.same_suit_runs_need_gap;
+                    suit_best[s] = best_window(pool.masks[s], suit, run_len, &chosen[..n_chosen], gap_rule);
+                    scanned[s] = Some(pool.masks[s]);
+                }
+                if let Some((present, lo)) = suit_best[s] {
+                    if best_run.is_none_or(|(p, _)| present >= p) {
+                        best_run = Some((present, ChosenRun { suit, lo, hi: lo + run_len - 1 }));
                     }
                 }
             }
@@ -196,6 +200,7 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
                 chosen[n_chosen] = run;
                 n_chosen += 1;
             }
+            scanned[run.suit as usize] = None; // its windows now depend on this run (L-4.4)
             runs_left -= 1;
             (present, run_len as u32, run_naturals)
         };
@@ -229,9 +234,62 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
     Estimate { missing, used }
 }
 
+/// The window of `run_len` positions of `suit` holding the most present positions
+/// of `mask`, as `(present, low position)`; ties go to the higher window. With
+/// `gap_rule` (L-4.4), windows touching a chosen run of the suit end to end are
+/// skipped. The count slides along the mask one position at a time.
+fn best_window(mask: PositionMask, suit: u8, run_len: u8, chosen: &[ChosenRun], gap_rule: bool) -> Option<(u32, u8)> {
+    let mask = mask as u32;
+    let bit = |p: u8| (mask >> p) & 1;
+    let constrained = gap_rule && chosen.iter().any(|c| c.suit == suit);
+    let mut present: u32 = (1..=run_len).map(bit).sum();
+    // Windows compared as `(present + 1) << 4 | lo` (lo <= 14): one branch-free max
+    // finds the most present positions, ties to the higher window; 0 means none.
+    let mut best = 0u32;
+    for lo in 1..=(15 - run_len) {
+        let hi = lo + run_len - 1;
+        if lo > 1 {
+            present = present + bit(hi) - bit(lo - 1);
+        }
+        if constrained && chosen.iter().any(|c| c.suit == suit && (c.hi + 1 == lo || hi + 1 == c.lo)) {
+            continue;
+        }
+        best = best.max((present + 1) << 4 | lo as u32);
+    }
+    (best > 0).then(|| ((best >> 4) - 1, (best & 0xF) as u8))
+}
+
 /// [`estimate`]'s `missing` alone.
 pub fn cards_missing(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> u32 {
     estimate(hand, contract, rules).missing
+}
+
+/// Could `card` bring `hand` closer to `contract` in [`estimate`]'s eyes? A joker
+/// always could; a natural card only if the contract has sets and the hand holds
+/// its rank, or the contract has runs and the hand holds a card of its suit close
+/// enough to share a run. A cheap filter before a new estimate.
+pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &RuleSet) -> bool {
+    if card.is_joker() {
+        return true;
+    }
+    let rank = card.rank();
+    if contract.sets > 0 && Suit::ALL.iter().any(|&s| hand.get(Card::new(rank, s)) > 0) {
+        return true;
+    }
+    if contract.runs > 0 {
+        let run_len = if contract.whole_hand { rules.whole_hand_run_min } else { rules.run_size_min }.clamp(1, 13);
+        let reach = run_len - 1;
+        let suit = card.suit_index();
+        let positions: &[u8] = if rank == 1 { &[1, 14] } else { std::slice::from_ref(&rank) };
+        for &p in positions {
+            for q in p.saturating_sub(reach).max(1)..=(p + reach).min(14) {
+                if q != p && hand.0[id_at(suit, q)] > 0 && !(rank == 1 && (q == 1 || q == 14)) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// How many other cards of `hand` could share a meld with `card`: copies and other

@@ -25,7 +25,7 @@
 //!   [`connections`]; a joker only if nothing else is left. After going down, the
 //!   highest-points card that fits no table meld (those are laid off next turn).
 
-use super::estimate::{cards_missing, connections, estimate, Estimate};
+use super::estimate::{cards_missing, connections, could_help, estimate, Estimate};
 use super::Bot;
 use crate::card::{Card, CardCounts, JOKER_ID};
 use crate::deal::draw_cut;
@@ -36,11 +36,18 @@ use crate::rules::{Contract, JokerSwapRule, RuleSet};
 use crate::search::{best_arrangement, best_go_down, has_contract};
 use std::cmp::Reverse;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+pub static COUNTS: [AtomicU64; 6] = [AtomicU64::new(0),AtomicU64::new(0),AtomicU64::new(0),AtomicU64::new(0),AtomicU64::new(0),AtomicU64::new(0)];
+
 
 /// The exact contract search is only asked about hands whose [`cards_missing`] is at
 /// most this: on hands that hold the contract the greedy estimate is never further
 /// off than this (checked on random hands by `estimate_is_close_whenever_the_contract_is_held`).
 pub(crate) const EXACT_CHECK_MISSING: u32 = 2;
+
+/// When every natural card of a hand serves the estimate's melds, only this many
+/// candidates (the least connected) are estimated again to choose the discard.
+const RECHECKED_WHEN_NONE_FREE: usize = 4;
 
 /// The greedy player. Deterministic: its only randomness (the cut) comes from its
 /// own seeded [`Rng`].
@@ -49,10 +56,10 @@ pub struct GreedyBot {
     rng: Rng,
     /// Derived from the rule set of the last state seen (rebuilt when it changes).
     focus: Option<Focus>,
-    /// The last estimate made: `(hand, contract, cards missing)`. A seat's hand does
-    /// not change between its discard and the next buying windows or its next draw,
-    /// so most "before" estimates are found here.
-    last: Option<(CardCounts, Contract, u32)>,
+    /// The last two estimates kept, by hand and contract: a seat's hand does not
+    /// change between its discard and its next draw (and the buying windows in
+    /// between), and a hand that took the discard is the hand it then plays.
+    memo: [Option<(CardCounts, Contract, Estimate)>; 2],
 }
 
 /// The rule set the bot last saw, and variants that restrict `best_arrangement` to
@@ -79,7 +86,7 @@ impl GreedyBot {
     }
 
     pub fn with_rng(rng: Rng) -> GreedyBot {
-        GreedyBot { rng, focus: None, last: None }
+        GreedyBot { rng, focus: None, memo: [None, None] }
     }
 
     fn decide(&mut self, state: &GameState, seat: usize) -> Action {
@@ -114,11 +121,13 @@ impl GreedyBot {
             }
             return Action::Discard { card: self.pick_discard_when_down(state, seat) };
         }
-        let now = estimate(hand, &contract, rules);
+        let now = self.estimate(hand, &contract, rules);
         // The exact search only when the estimate is close: wherever the search finds
         // the contract, the estimate is at most EXACT_CHECK_MISSING.
         if now.missing <= EXACT_CHECK_MISSING {
+            COUNTS[0].fetch_add(1, Relaxed);
             if let Some(go_down) = best_go_down(hand, &contract, rules) {
+                COUNTS[1].fetch_add(1, Relaxed);
                 // L-5.5 / L-8.1: a go-down keeps a card for the discard, except the
                 // whole-hand go-down, which must lay every card.
                 let left = go_down.left.total();
@@ -136,7 +145,7 @@ impl GreedyBot {
         let stale = self.focus.as_ref().is_none_or(|f| !std::ptr::eq(Arc::as_ptr(&f.source), state.rules()));
         if stale {
             self.focus = Some(Focus::new(state.rules_arc()));
-            self.last = None;
+            self.memo = [None, None];
         }
     }
 
@@ -150,26 +159,36 @@ impl GreedyBot {
         }
     }
 
-    /// `cards_missing(hand)`, from the last estimate when the hand is the same.
-    fn missing(&mut self, hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> u32 {
-        if let Some((h, c, m)) = &self.last {
+    /// `estimate(hand)`, remembered for the next two hands asked about.
+    fn estimate(&mut self, hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Estimate {
+        for (h, c, e) in self.memo.iter().flatten() {
             if h == hand && c == contract {
-                return *m;
+                return *e;
             }
         }
-        let m = cards_missing(hand, contract, rules);
-        self.last = Some((*hand, *contract, m));
-        m
+        COUNTS[4].fetch_add(1, Relaxed);
+        let e = estimate(hand, contract, rules);
+        self.remember(*hand, *contract, e);
+        e
+    }
+
+    fn remember(&mut self, hand: CardCounts, contract: Contract, estimate: Estimate) {
+        self.memo[1] = self.memo[0].take();
+        self.memo[0] = Some((hand, contract, estimate));
     }
 
     /// Does `card` bring a not-yet-down hand closer to the contract? `penalty`: the
     /// card comes with a penalty card (a buy), which a whole-hand contract must also
     /// place.
     fn improves(&mut self, hand: &CardCounts, card: Card, contract: &Contract, rules: &RuleSet, penalty: bool) -> bool {
+        if !could_help(hand, card, contract, rules) {
+            return false;
+        }
+        COUNTS[5].fetch_add(1, Relaxed);
         let more = with_card(hand, card);
         let extra = u32::from(penalty && contract.whole_hand);
-        let after = cards_missing(&more, contract, rules) + extra;
-        if after < self.missing(hand, contract, rules) {
+        let after = if penalty { cards_missing(&more, contract, rules) } else { self.estimate(&more, contract, rules).missing } + extra;
+        if after < self.estimate(hand, contract, rules).missing {
             return true;
         }
         // The estimate can miss a completion the exact search finds. (Not for a
@@ -206,40 +225,61 @@ impl GreedyBot {
     }
 
     /// The discard of a seat that has not gone down (`now`: the hand's estimate).
-    /// Candidates are the natural cards outside the best arrangement of the contract's
-    /// meld kinds (all natural cards if there are none). The winner leaves the fewest
-    /// [`cards_missing`], then has the most points, then the fewest [`connections`].
+    ///
+    /// First choices are the natural cards the estimate's melds leave free, minus
+    /// those that form melds of their own (`best_arrangement` of the free cards, with
+    /// the contract's meld kinds): losing one cannot raise [`cards_missing`]. Among
+    /// them the most points win, then the fewest [`connections`]. A card the estimate
+    /// does use competes when it would win those tie-breaks: it is estimated again
+    /// and wins if its loss leaves no more cards missing.
     fn pick_discard(&mut self, state: &GameState, seat: usize, now: &Estimate) -> Card {
         let hand = *state.hand(seat);
         let contract = state.contract();
         let rules = state.rules();
-        let deadwood = best_arrangement(&hand, self.arrangement_rules(state, &contract)).deadwood;
-        let in_deadwood = discard_choices(state, seat).any(|c| deadwood.get(c) > 0);
-        let candidates = || discard_choices(state, seat).filter(move |&c| !in_deadwood || deadwood.get(c) > 0);
+        let mut free = hand;
+        for (f, u) in free.0.iter_mut().zip(now.used.0.iter()) {
+            *f -= u;
+        }
+        free.0[JOKER_ID as usize] = 0;
+        // Searching only the free cards keeps the arrangement small and cheap.
+        COUNTS[2].fetch_add(1, Relaxed);
+        let loose = if free.total() > 0 { best_arrangement(&free, self.arrangement_rules(state, &contract)).deadwood } else { free };
+        let from = if discard_choices(state, seat).any(|c| loose.get(c) > 0) { loose } else { free };
         let tie_break = |c: Card| (Reverse(rules.card_points(c)), connections(&hand, c), Reverse(c.id()));
 
-        // Cards no chosen meld uses: their loss is known without a new estimate.
-        let spare = candidates()
+        let spare = discard_choices(state, seat)
+            .filter(|&c| from.get(c) > 0)
             .filter_map(|c| now.without_unused(&hand, c, &contract).map(|missing| ((missing, tie_break(c)), c)))
             .min();
-        // A used card can only beat the best spare one on the tie-breaks (its loss
-        // never leaves fewer cards missing), so only those are estimated again.
-        let used = candidates()
+        // A used card competes only if it scores more than the best free one (its
+        // loss never leaves fewer cards missing), and is then estimated again. With
+        // no free card at all, the few least connected cards are estimated.
+        let mut used: Vec<Card> = discard_choices(state, seat)
             .filter(|&c| now.without_unused(&hand, c, &contract).is_none())
-            .filter(|&c| spare.as_ref().is_none_or(|((_, best), _)| tie_break(c) < *best))
+            .filter(|&c| spare.as_ref().is_none_or(|((_, (Reverse(best), ..)), _)| rules.card_points(c) > *best))
+            .collect();
+        if spare.is_none() {
+            used.sort_by_key(|&c| (connections(&hand, c), Reverse(rules.card_points(c)), Reverse(c.id())));
+            used.truncate(RECHECKED_WHEN_NONE_FREE);
+        }
+        let used = used
+            .into_iter()
             .map(|c| {
                 let mut less = hand;
                 less.0[c.id() as usize] -= 1;
-                ((cards_missing(&less, &contract, rules), tie_break(c)), c)
+                COUNTS[3].fetch_add(1, Relaxed);
+                let after = estimate(&less, &contract, rules);
+                ((after.missing, tie_break(c)), c, after)
             })
-            .min();
-        let chosen = spare.into_iter().chain(used).min().map(|((missing, _), c)| (missing, c));
-        match chosen {
-            Some((missing, card)) => {
-                // The hand after this discard is the hand of the next decisions.
-                let mut after = hand;
-                after.0[card.id() as usize] -= 1;
-                self.last = Some((after, contract, missing));
+            .min_by_key(|(key, c, _)| (*key, *c));
+        let spare = spare.map(|((missing, tie), c)| ((missing, tie), c, Estimate { missing, used: now.used }));
+        // Keep the estimate of the hand after the discard: it is the hand of the next
+        // decisions. (A free card's loss leaves the same melds, so the same `used`.)
+        match [spare, used].into_iter().flatten().min_by_key(|(key, c, _)| (*key, *c)) {
+            Some((_, card, after)) => {
+                let mut less = hand;
+                less.0[card.id() as usize] -= 1;
+                self.remember(less, contract, after);
                 card
             }
             None => joker_or_anything(&hand),

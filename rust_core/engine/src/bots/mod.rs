@@ -29,7 +29,7 @@ mod random;
 mod tests;
 
 pub use estimate::{cards_missing, connections, estimate, Estimate};
-pub use greedy::GreedyBot;
+pub use greedy::{GreedyBot, COUNTS};
 pub use random::RandomBot;
 
 use crate::error::{Error, ErrorCode, Result};
