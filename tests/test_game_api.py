@@ -485,3 +485,28 @@ def test_table_melds() -> None:
     g.apply(0, Action.lay_off(0, ["4♣"]))
     assert [str(c) for c in g.table[0].meld.cards] == ["4♣", "5♣", "6♣", "7♣", "8♣"]
     assert "owner=0" in repr(g.table[0])
+
+
+@pytest.mark.xfail(reason="engine gap: W-8 'floating' is not modelled, so the seat has no move", strict=True)
+def test_profile_w_player_holding_only_the_taken_card() -> None:
+    # W-8: the card taken from the discard pile may not be discarded this turn, and a
+    # player who cannot discard floats while the round goes on. Found by the state
+    # machine of test_game_stateful.py (it skips this check for profile W).
+    g = GameState.from_position(
+        {
+            "profile": "liverpool-classic",
+            "round": 3,
+            "phase": "play",
+            "active": 0,
+            "hands": [["J♥"], ["2♠", "3♠"], ["4♦"], ["5♣"]],
+            "stock": ["6♦", "7♦"],
+            "discard": ["9♣"],
+            "table": [{"owner": 0, "cards": ["5♥", "6♥", "7♥", "8♥"]}, {"owner": 0, "cards": ["2♣", "3♣", "4♣", "JK"]}],
+            "down": [True, False, False, False],
+            "taken_discard": "J♥",
+        }
+    )
+    with pytest.raises(IllegalMoveError) as info:
+        g.apply(0, Action.discard("J♥"))
+    assert info.value.code == "discard_taken_card"
+    assert g.legal_actions() != []

@@ -53,6 +53,12 @@ from liverpool.scenarios import run_scenario, run_scenarios
 # --- end section: game ---
 
 # --- section: bots (native bots, Python bot interface, simulation) ---
+# The `liverpool simulate` command is the submodule liverpool.simulate. Import it
+# first, so that importing it later cannot rebind `liverpool.simulate` (the
+# function below) to the module.
+import liverpool.simulate as _simulate_command  # noqa: F401
+from liverpool._core import NativeBot, SimulationResult, simulate
+from liverpool.bots import Bot, RandomBot, play_game
 # --- end section: bots ---
 
 __all__ = [
@@ -99,5 +105,11 @@ __all__ = [
     "run_scenarios",
     # --- end section: game exports ---
     # --- section: bots exports ---
+    "Bot",
+    "NativeBot",
+    "RandomBot",
+    "SimulationResult",
+    "play_game",
+    "simulate",
     # --- end section: bots exports ---
 ]

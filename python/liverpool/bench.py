@@ -321,6 +321,133 @@ def bench_open_spiel(ctx: Context) -> list[Row]:
     )]
 
 
+# --- games: native bots, the Python loop, state clones --------------------------
+
+
+def _python_loop(seed: int, games: int) -> int:
+    """Play ``games`` games from Python with uniformly random legal actions
+    (``legal_actions`` then ``apply``); returns the number of actions applied."""
+    import random
+
+    rng = random.Random(seed)
+    actions = 0
+    for i in range(games):
+        state = liverpool.GameState(seed=seed + i)
+        while (seat := state.to_act) is not None:
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            actions += 1
+    return actions
+
+
+def _mid_game_state(seed: int) -> liverpool.GameState:
+    """Greedy play into round 3 until melds are on the table and a few turns passed."""
+    state = liverpool.GameState(seed=seed)
+    bots = [liverpool.NativeBot("greedy", seed=s) for s in range(4)]
+    after = 0
+    while (seat := state.to_act) is not None and after < 20:
+        if state.round >= 3 and state.table:
+            after += 1
+        state.apply(seat, bots[seat].choose(state, seat))
+    return state
+
+
+@section("games")
+def bench_games(ctx: Context) -> list[Row]:
+    """Full greedy games natively (one thread, every core), a Python game loop,
+    and the cost of cloning a mid-game state (native, and from Python)."""
+    if not hasattr(liverpool, "simulate"):
+        return [Row("native_games_per_s", "greedy games, native", None, "games/s", note=missing("simulate"))]
+    rows: list[Row] = []
+    greedy = ["greedy"] * 4
+    repeats = ctx.size(2, 3)
+    n = ctx.size(300, 3_000)
+    one = best_ns(lambda: liverpool.simulate(n, ctx.seed, greedy, threads=1), repeats) / 1e9
+    rows.append(Row(
+        "native_games_per_s",
+        "full 7-round 4-player greedy games, 1 thread",
+        n / one,
+        "games/s",
+        target=">= 1,000",
+        note="liverpool.simulate(n, bots=['greedy'] * 4, threads=1), GIL released",
+    ))
+    n_all = n * core_count()
+    every = best_ns(lambda: liverpool.simulate(n_all, ctx.seed, greedy), repeats) / 1e9
+    rows.append(Row("native_games_per_s_all_cores", "the same on every core", n_all / every, "games/s"))
+
+    loop_games = ctx.size(2, 10)
+    actions = _python_loop(ctx.seed, loop_games)  # also the warm-up
+    loop_s = best_ns(lambda: _python_loop(ctx.seed, loop_games), repeats, warmup=0) / 1e9
+    ctx.extra["python_loop_actions_per_game"] = actions / loop_games
+    baseline = _open_spiel_loop(ctx)
+    rows.append(Row(
+        "python_loop_actions_per_s",
+        "Python loop: legal_actions + random apply",
+        actions / loop_s,
+        "actions/s",
+        target=">= open_spiel gin loop",
+        baseline=baseline,
+        ratio_key="python_loop_vs_openspiel_gin",
+        ratio=None if baseline is None else (actions / loop_s) / baseline,
+        note=f"{loop_games} random games; a random game has about {actions / loop_games:,.0f} actions",
+    ))
+    rows.append(Row("python_loop_games_per_s", "Python loop: whole random games", loop_games / loop_s, "games/s"))
+    if baseline is not None:
+        rows.append(Row(
+            "openspiel_gin_python_loop_actions_per_s",
+            "open_spiel gin_rummy, same Python loop",
+            baseline,
+            "actions/s",
+            note="context: pyspiel legal_actions + apply_action, chance nodes sampled uniformly",
+        ))
+
+    rows.append(Row(
+        "clone_ns",
+        "GameState clone, native (mid-game)",
+        liverpool._core.bench_clone_ns(ctx.size(100_000, 1_000_000)),
+        "ns",
+        target="< 1,000",
+        note="round 3 with melds on the table; timed in Rust",
+    ))
+    state = _mid_game_state(ctx.seed)
+    clones = ctx.size(20_000, 200_000)
+    python_clone = best_ns(lambda: [state.clone() for _ in range(clones)], repeats) / clones
+    rows.append(Row("python_clone_ns", "GameState.clone() from Python", python_clone, "ns", note="includes the call"))
+    return rows
+
+
+def _open_spiel_loop(ctx: Context) -> float | None:
+    """Actions per second of OpenSpiel's ``gin_rummy`` driven by the same Python
+    loop (random legal actions, chance outcomes drawn uniformly); None without pyspiel."""
+    try:
+        import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        ctx.notes.append("games: pyspiel is not installed, so the open_spiel gin loop was skipped")
+        return None
+    import random
+
+    game = pyspiel.load_game("gin_rummy")
+    games = ctx.size(20, 200)
+
+    def loop() -> int:
+        rng = random.Random(ctx.seed)
+        count = 0
+        for _ in range(games):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    action = outcomes[rng.randrange(len(outcomes))][0]
+                else:
+                    action = rng.choice(state.legal_actions())
+                state.apply_action(action)
+                count += 1
+        return count
+
+    actions = loop()
+    seconds = best_ns(loop, ctx.size(2, 3), warmup=0) / 1e9
+    return float(actions / seconds)
+
+
 # --- running and reporting ---------------------------------------------------------
 
 

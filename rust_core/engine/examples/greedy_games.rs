@@ -49,5 +49,4 @@ fn main() {
     }
     let mean_total = r.totals.iter().map(|&t| t as f64).sum::<f64>() / r.totals.len() as f64;
     println!("mean total per seat {mean_total:.1}");
-    let n = 2.0 * games as f64 + 50.0; println!("per game: go_down {:.0} ok {:.0} arrangement {:.0} recompute {:.0} estimate-miss {:.0} improves {:.0}", liverpool_engine::bots::COUNTS[0].load(std::sync::atomic::Ordering::Relaxed) as f64/n, liverpool_engine::bots::COUNTS[1].load(std::sync::atomic::Ordering::Relaxed) as f64/n, liverpool_engine::bots::COUNTS[2].load(std::sync::atomic::Ordering::Relaxed) as f64/n, liverpool_engine::bots::COUNTS[3].load(std::sync::atomic::Ordering::Relaxed) as f64/n, liverpool_engine::bots::COUNTS[4].load(std::sync::atomic::Ordering::Relaxed) as f64/n, liverpool_engine::bots::COUNTS[5].load(std::sync::atomic::Ordering::Relaxed) as f64/n);
 }

@@ -9,6 +9,7 @@ use liverpool_engine::rules::{Contract, RuleSet};
 use liverpool_engine::search::{self, Arrangement, GoDown, PAD};
 use liverpool_engine::{Error, ErrorCode};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyInt, PyList};
@@ -122,7 +123,14 @@ fn contract_of(round: &Bound<'_, PyAny>, rules: &RuleSet) -> PyResult<Contract> 
 /// Cards as a multiset, refused if the deck for `players` could not hold them
 /// (`too_many_copies`, or `no_jokers_in_profile` for a joker in a joker-free deck).
 fn counts_of(cards: &Bound<'_, PyAny>, rules: &RuleSet, players: u8, what: &str) -> PyResult<CardCounts> {
-    let cards = extract_cards(cards)?;
+    let cards = extract_cards(cards).map_err(|e| {
+        // Not iterable at all (a float, None...): say so with a stable code.
+        if e.is_instance_of::<PyTypeError>(cards.py()) {
+            invalid_argument(format!("{what} must be cards (a string, or an iterable of cards, strings or ids), not {cards}"))
+        } else {
+            e
+        }
+    })?;
     let mut counts = [0u32; 53];
     for c in &cards {
         counts[c.id() as usize] += 1;
@@ -175,9 +183,12 @@ fn batch_of(hands: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize)> {
     if width == 0 {
         return Ok((vec![PAD; rows], 1));
     }
-    let bytes = match readonly.as_slice() {
-        Ok(slice) => slice.to_vec(),
-        Err(_) => readonly.as_array().iter().copied().collect(),
+    // ndarray hands out a slice only for row-major (C) layout; a Fortran-ordered or
+    // strided array is read element by element, in row order.
+    let view = readonly.as_array();
+    let bytes = match view.as_slice() {
+        Some(slice) => slice.to_vec(),
+        None => view.iter().copied().collect(),
     };
     Ok((bytes, width))
 }

@@ -1,7 +1,321 @@
-//! Binding of the engine's bots and batch simulation (filled in by its owner).
+//! Native bots and batch simulation: `NativeBot`, `simulate` / `SimulationResult`,
+//! and the `bench_clone_ns` helper of `liverpool bench`.
+//!
+//! The bots and the simulation live in the engine (`liverpool_engine::bots`,
+//! `liverpool_engine::sim`); this module converts arguments, releases the GIL for
+//! the long work and returns numpy arrays.
 
+use crate::cards::{rules_or_default, PyRuleSet};
+use crate::errors::{invalid_argument, py_result};
+use crate::game::{PyAction, PyGameState};
+use liverpool_engine::bots::{Bot, BotKind, NativeBot};
+use liverpool_engine::game::GameState;
+use liverpool_engine::sim::{simulate_range, SimResult};
+use numpy::ndarray::{Array2, Array3};
+use numpy::{IntoPyArray, PyArray2, PyArray3};
 use pyo3::prelude::*;
+use pyo3::types::{PyInt, PyString, PyTuple};
+use std::sync::Arc;
+use std::time::Instant;
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+/// A non-negative integer argument, or `invalid_argument` naming `what`.
+fn count_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    obj.is_instance_of::<PyInt>()
+        .then(|| obj.extract::<u64>().ok())
+        .flatten()
+        .ok_or_else(|| invalid_argument(format!("{what} must be an integer in 0..2**64, not {obj}")))
+}
+
+/// Bot names: a sequence of strings, or one comma-separated string.
+fn bot_kinds(bots: &Bound<'_, PyAny>) -> PyResult<Vec<BotKind>> {
+    let names: Vec<String> = match bots.cast::<PyString>() {
+        Ok(s) => s.to_str()?.split(',').map(str::to_owned).collect(),
+        Err(_) => {
+            let mut names = Vec::new();
+            for item in bots.try_iter().map_err(|_| invalid_argument(format!("bots must be a sequence of bot names, not {bots}")))? {
+                let item = item?;
+                let name = item
+                    .cast::<PyString>()
+                    .map_err(|_| invalid_argument(format!("a bot name must be a string, not {item}")))?;
+                names.push(name.to_str()?.to_owned());
+            }
+            names
+        }
+    };
+    names.iter().map(|n| py_result(BotKind::parse(n))).collect()
+}
+
+// ----- NativeBot -----------------------------------------------------------------
+
+/// A native bot (`"greedy"` or `"random"`), seeded: the same seed and the same
+/// states give the same choices. It follows the `liverpool.bots.Bot` protocol:
+/// `choose(state, seat)` returns the `Action` for `seat`, which must be
+/// `state.to_act`. The bot keeps its random generator between calls, so use one
+/// bot per seat and game for reproducible games.
+#[pyclass(name = "NativeBot", module = "liverpool._core")]
+pub struct PyNativeBot {
+    bot: NativeBot,
+    seed: u64,
+}
+
+#[pymethods]
+impl PyNativeBot {
+    #[new]
+    #[pyo3(signature = (kind = "greedy", seed = None))]
+    fn new(kind: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let seed = seed.map(|s| count_arg(s, "seed")).transpose()?.unwrap_or(0);
+        let kind = py_result(BotKind::parse(kind))?;
+        Ok(PyNativeBot { bot: kind.build(seed), seed })
+    }
+
+    /// `"greedy"` or `"random"`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.bot.kind().name()
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The action this bot takes for `seat` (default: `state.to_act`).
+    /// `InvalidArgumentError` if `seat` is not the seat to act or the game is over.
+    #[pyo3(signature = (state, seat = None))]
+    fn choose(&mut self, py: Python<'_>, state: PyRef<'_, PyGameState>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<PyAction> {
+        let state = &state.state;
+        let Some(to_act) = state.to_act() else {
+            return Err(invalid_argument("the game is over: no seat has a decision to make"));
+        };
+        let seat = match seat {
+            None => to_act,
+            Some(s) => count_arg(s, "seat")? as usize,
+        };
+        if seat != to_act {
+            return Err(invalid_argument(format!("seat {seat} has no decision to make: seat {to_act} is to act")));
+        }
+        let bot = &mut self.bot;
+        Ok(py.detach(|| bot.choose(state, seat)).into())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("NativeBot('{}', seed={})", self.bot.kind().name(), self.seed)
+    }
+}
+
+/// The seeds of game `index` of a batch seeded with `seed`: the `GameState` seed
+/// and one `NativeBot` seed per seat. `simulate` plays game `index` with exactly
+/// these, so `liverpool.bots.play_game` can replay any simulated game.
+#[pyfunction]
+fn game_seeds(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>, players: &Bound<'_, PyAny>) -> PyResult<(u64, Vec<u64>)> {
+    let seed = count_arg(seed, "seed")?;
+    let index = count_arg(index, "index")?;
+    let players = count_arg(players, "players")?;
+    if players > liverpool_engine::game::MAX_SEATS as u64 {
+        return Err(invalid_argument(format!("{players} players: at most {}", liverpool_engine::game::MAX_SEATS)));
+    }
+    Ok(liverpool_engine::sim::game_seeds(seed, index, players as usize))
+}
+
+// ----- simulate ------------------------------------------------------------------
+
+/// The results of `simulate` as numpy arrays, indexed `[game, round, seat]`.
+#[pyclass(name = "SimulationResult", module = "liverpool._core", frozen)]
+pub struct PySimulationResult {
+    #[pyo3(get)]
+    games: usize,
+    #[pyo3(get)]
+    rounds: usize,
+    #[pyo3(get)]
+    players: usize,
+    #[pyo3(get)]
+    seed: u64,
+    /// The bot name of each seat.
+    #[pyo3(get)]
+    bots: Py<PyTuple>,
+    /// Wall-clock seconds the simulation took (progress callbacks included).
+    #[pyo3(get)]
+    seconds: f64,
+    /// `(games, rounds, players)` int32: round scores, the cut bonus included (L-10).
+    #[pyo3(get)]
+    round_scores: Py<PyArray3<i32>>,
+    /// `(games, rounds)` int8: the seat that went out, -1 for no winner.
+    #[pyo3(get)]
+    went_out: Py<PyArray2<i8>>,
+    /// `(games, rounds)` int32: turns played, the round's last turn included.
+    #[pyo3(get)]
+    turns: Py<PyArray2<i32>>,
+    /// `(games, rounds, players)` int16: buys per seat (L-6).
+    #[pyo3(get)]
+    buys: Py<PyArray3<i16>>,
+    /// `(games, rounds)` int8: the seat that earned the cut bonus (L-2.3), -1 for none.
+    #[pyo3(get)]
+    cut_bonus: Py<PyArray2<i8>>,
+    /// `(games, rounds)` bool: the round ended with no winner (L-9.2, L-9.3).
+    #[pyo3(get)]
+    no_winner: Py<PyArray2<bool>>,
+    /// `(games, players)` int32: final totals.
+    #[pyo3(get)]
+    totals: Py<PyArray2<i32>>,
+    /// `(games, players)` bool: the seat won the game (several for a draw, L-10.3).
+    #[pyo3(get)]
+    winners: Py<PyArray2<bool>>,
+}
+
+fn array2<T: numpy::Element>(py: Python<'_>, data: Vec<T>, shape: (usize, usize)) -> PyResult<Py<PyArray2<T>>> {
+    let a = Array2::from_shape_vec(shape, data).map_err(|e| invalid_argument(format!("result shape: {e}")))?;
+    Ok(a.into_pyarray(py).unbind())
+}
+
+fn array3<T: numpy::Element>(py: Python<'_>, data: Vec<T>, shape: (usize, usize, usize)) -> PyResult<Py<PyArray3<T>>> {
+    let a = Array3::from_shape_vec(shape, data).map_err(|e| invalid_argument(format!("result shape: {e}")))?;
+    Ok(a.into_pyarray(py).unbind())
+}
+
+impl PySimulationResult {
+    fn new(py: Python<'_>, r: SimResult, seed: u64, kinds: &[BotKind], seconds: f64) -> PyResult<Self> {
+        let (g, k, p) = (r.games, r.rounds, r.players);
+        Ok(PySimulationResult {
+            games: g,
+            rounds: k,
+            players: p,
+            seed,
+            bots: PyTuple::new(py, kinds.iter().map(|b| b.name()))?.unbind(),
+            seconds,
+            round_scores: array3(py, r.round_scores, (g, k, p))?,
+            went_out: array2(py, r.went_out, (g, k))?,
+            turns: array2(py, r.turns, (g, k))?,
+            buys: array3(py, r.buys, (g, k, p))?,
+            cut_bonus: array2(py, r.cut_bonus, (g, k))?,
+            no_winner: array2(py, r.no_winner, (g, k))?,
+            totals: array2(py, r.totals, (g, p))?,
+            winners: array2(py, r.winners, (g, p))?,
+        })
+    }
+}
+
+#[pymethods]
+impl PySimulationResult {
+    fn __len__(&self) -> usize {
+        self.games
+    }
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "SimulationResult(games={}, seed={}, bots={})",
+            self.games,
+            self.seed,
+            self.bots.bind(py).repr()?
+        ))
+    }
+}
+
+/// Play `games` full games between native bots, one bot name per seat (`"greedy"`,
+/// `"random"`; the number of bots is the number of players), and return their
+/// results as numpy arrays. Game `i` depends only on `(seed, i)`, the bots and the
+/// rules: never on `threads` (default: every core) or on progress reporting. The
+/// GIL is released while games run. `progress(done, total)`, if given, is called
+/// between chunks of games. Unknown bot names raise `InvalidArgumentError`.
+#[pyfunction]
+#[pyo3(signature = (games, seed = None, bots = None, rules = None, threads = None, progress = None))]
+fn simulate(
+    py: Python<'_>,
+    games: &Bound<'_, PyAny>,
+    seed: Option<&Bound<'_, PyAny>>,
+    bots: Option<&Bound<'_, PyAny>>,
+    rules: Option<PyRef<'_, PyRuleSet>>,
+    threads: Option<&Bound<'_, PyAny>>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PySimulationResult> {
+    let games = count_arg(games, "games")?;
+    let seed = seed.map(|s| count_arg(s, "seed")).transpose()?.unwrap_or(0);
+    let kinds = match bots {
+        Some(b) => bot_kinds(b)?,
+        None => vec![BotKind::Greedy, BotKind::Greedy, BotKind::Random, BotKind::Greedy],
+    };
+    let threads = match threads {
+        None => None,
+        Some(t) if t.is_none() => None,
+        Some(t) => Some(usize::try_from(count_arg(t, "threads")?).unwrap_or(usize::MAX)),
+    };
+    let progress = progress.filter(|p| !p.is_none());
+    if let Some(p) = progress {
+        if !p.is_callable() {
+            return Err(invalid_argument("progress must be a callable progress(done, total)"));
+        }
+    }
+    let rules = Arc::new(rules_or_default(rules));
+    let start = Instant::now();
+    // Chunks let Ctrl-C and the progress callback in between; each game's result
+    // depends only on its index, so chunking changes nothing.
+    let chunk = (games / 100).clamp(64, 4096);
+    let mut result: Option<SimResult> = None;
+    let mut done = 0u64;
+    loop {
+        let n = chunk.min(games - done);
+        let part = py.detach(|| simulate_range(done, n, seed, &kinds, Arc::clone(&rules), threads));
+        let part = py_result(part)?;
+        done += n;
+        match result.as_mut() {
+            None => result = Some(part),
+            Some(r) => r.append(part),
+        }
+        if let Some(p) = progress {
+            p.call1((done, games))?;
+        }
+        if done >= games {
+            break;
+        }
+        py.check_signals()?;
+    }
+    let result = result.expect("at least one chunk ran");
+    PySimulationResult::new(py, result, seed, &kinds, start.elapsed().as_secs_f64())
+}
+
+// ----- benchmark helpers -----------------------------------------------------------
+
+/// Nanoseconds per native `GameState::clone` of a mid-game state (round 3, a few
+/// melds on the table, after greedy play), averaged over `iterations` clones, for
+/// `liverpool bench`. Measured in Rust so the number is the engine's, not Python's.
+#[pyfunction]
+#[pyo3(signature = (iterations = None))]
+fn bench_clone_ns(py: Python<'_>, iterations: Option<&Bound<'_, PyAny>>) -> PyResult<f64> {
+    let iterations = iterations.map(|i| count_arg(i, "iterations")).transpose()?.unwrap_or(100_000).max(1);
+    Ok(py.detach(|| {
+        let state = mid_game_state();
+        let start = Instant::now();
+        for _ in 0..iterations {
+            std::hint::black_box(std::hint::black_box(&state).clone());
+        }
+        start.elapsed().as_nanos() as f64 / iterations as f64
+    }))
+}
+
+/// A state in the middle of a game: greedy bots play from seed 1 into round 3 until
+/// some seat has gone down and a few turns have passed.
+fn mid_game_state() -> GameState {
+    let mut state = GameState::new_liverpool(1);
+    let mut bots: Vec<NativeBot> = (0..4).map(|s| BotKind::Greedy.build(s)).collect();
+    let mut turns_after_down = 0;
+    while let Some(seat) = state.to_act() {
+        if state.round() >= 3 && !state.table().is_empty() {
+            turns_after_down += 1;
+            if turns_after_down > 20 {
+                break;
+            }
+        }
+        let action = bots[seat].choose(&state, seat);
+        if state.apply(seat, &action).is_err() {
+            break;
+        }
+    }
+    state
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyNativeBot>()?;
+    m.add_class::<PySimulationResult>()?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(game_seeds, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_clone_ns, m)?)?;
     Ok(())
 }

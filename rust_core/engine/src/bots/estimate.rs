@@ -292,6 +292,31 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
     false
 }
 
+/// Could the natural cards of `cards` form any meld of the kinds given by
+/// themselves: a set (`set_size_min` copies of a rank) or a run (`run_size_min`
+/// consecutive positions of a suit)? Jokers are not counted. When not, their best
+/// arrangement is no meld at all, and the search can be skipped.
+pub fn could_meld(cards: &CardCounts, sets: bool, runs: bool, rules: &RuleSet) -> bool {
+    let pool = Pool::new(cards);
+    if sets && pool.rank_totals.iter().any(|&n| n as u32 >= rules.set_size_min.max(1) as u32) {
+        return true;
+    }
+    if runs {
+        let len = rules.run_size_min.clamp(1, 14) as u32;
+        for mask in pool.masks {
+            // Some `len` consecutive positions all present.
+            let mut run = mask as u32;
+            for _ in 1..len {
+                run &= run >> 1;
+            }
+            if run != 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// How many other cards of `hand` could share a meld with `card`: copies and other
 /// suits of its rank, and cards of its suit within two positions (ace low or high).
 /// Jokers are always useful and score high. Used to break ties between discards.
@@ -375,6 +400,23 @@ mod tests {
         // Swap 9♥ (which stretched the hearts run) for a stray K♣: one card to shed.
         let stray = "A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 7♥ 8♥ K♣ 9♦ 10♦ J♦ Q♦";
         assert_eq!(cards_missing(&hand(stray), &c, &rules), 1);
+    }
+
+    #[test]
+    fn could_meld_and_could_help_are_quick_filters() {
+        let rules = RuleSet::liverpool();
+        assert!(could_meld(&hand("7♠ 7♥ 7♠ 2♣"), true, false, &rules));
+        assert!(!could_meld(&hand("7♠ 7♥ 7♠ 2♣"), false, true, &rules));
+        assert!(could_meld(&hand("J♦ Q♦ K♦ A♦"), false, true, &rules), "ace high (L-4.3)");
+        assert!(!could_meld(&hand("Q♦ K♦ A♦ 2♦"), false, true, &rules), "no wrap (L-4.3)");
+        let (c, rules) = round(1);
+        let h = hand("7♠ 7♥ 9♠ 2♣");
+        assert!(could_help(&h, Card::parse("7♦").unwrap(), &c, &rules));
+        assert!(could_help(&h, Card::JOKER, &c, &rules));
+        assert!(!could_help(&h, Card::parse("8♠").unwrap(), &c, &rules), "round 1 has no runs");
+        let (c, rules) = round(3);
+        assert!(could_help(&h, Card::parse("8♠").unwrap(), &c, &rules));
+        assert!(!could_help(&h, Card::parse("K♥").unwrap(), &c, &rules));
     }
 
     #[test]

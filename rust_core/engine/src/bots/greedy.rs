@@ -25,7 +25,7 @@
 //!   [`connections`]; a joker only if nothing else is left. After going down, the
 //!   highest-points card that fits no table meld (those are laid off next turn).
 
-use super::estimate::{cards_missing, connections, could_help, estimate, Estimate};
+use super::estimate::{cards_missing, connections, could_help, could_meld, estimate, Estimate};
 use super::Bot;
 use crate::card::{Card, CardCounts, JOKER_ID};
 use crate::deal::draw_cut;
@@ -36,18 +36,25 @@ use crate::rules::{Contract, JokerSwapRule, RuleSet};
 use crate::search::{best_arrangement, best_go_down, has_contract};
 use std::cmp::Reverse;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-pub static COUNTS: [AtomicU64; 6] = [AtomicU64::new(0),AtomicU64::new(0),AtomicU64::new(0),AtomicU64::new(0),AtomicU64::new(0),AtomicU64::new(0)];
-
 
 /// The exact contract search is only asked about hands whose [`cards_missing`] is at
 /// most this: on hands that hold the contract the greedy estimate is never further
-/// off than this (checked on random hands by `estimate_is_close_whenever_the_contract_is_held`).
-pub(crate) const EXACT_CHECK_MISSING: u32 = 2;
+/// off (checked on random hands by `estimate_is_close_whenever_the_contract_is_held`).
+/// Sets alone are estimated exactly (the ranks with the most copies are the best
+/// choice); runs alone can be off by one, a mix of sets and runs by two. A whole
+/// hand (L-8) is always searched: with jokers its estimate can be off by three.
+pub(crate) fn exact_check_missing(contract: &Contract) -> u32 {
+    match (contract.whole_hand, contract.sets > 0, contract.runs > 0) {
+        (true, ..) => u32::MAX,
+        (false, true, true) => 2,
+        (false, false, true) => 1,
+        _ => 0,
+    }
+}
 
-/// When every natural card of a hand serves the estimate's melds, only this many
-/// candidates (the least connected) are estimated again to choose the discard.
-const RECHECKED_WHEN_NONE_FREE: usize = 4;
+/// At most this many discard candidates that the estimate's melds use are estimated
+/// again (the ones that would win the tie-breaks): each costs a new estimate.
+const RECHECKED: usize = 3;
 
 /// The greedy player. Deterministic: its only randomness (the cut) comes from its
 /// own seeded [`Rng`].
@@ -123,11 +130,9 @@ impl GreedyBot {
         }
         let now = self.estimate(hand, &contract, rules);
         // The exact search only when the estimate is close: wherever the search finds
-        // the contract, the estimate is at most EXACT_CHECK_MISSING.
-        if now.missing <= EXACT_CHECK_MISSING {
-            COUNTS[0].fetch_add(1, Relaxed);
+        // the contract, the estimate is at most `exact_check_missing`.
+        if now.missing <= exact_check_missing(&contract) {
             if let Some(go_down) = best_go_down(hand, &contract, rules) {
-                COUNTS[1].fetch_add(1, Relaxed);
                 // L-5.5 / L-8.1: a go-down keeps a card for the discard, except the
                 // whole-hand go-down, which must lay every card.
                 let left = go_down.left.total();
@@ -166,7 +171,6 @@ impl GreedyBot {
                 return *e;
             }
         }
-        COUNTS[4].fetch_add(1, Relaxed);
         let e = estimate(hand, contract, rules);
         self.remember(*hand, *contract, e);
         e
@@ -184,7 +188,6 @@ impl GreedyBot {
         if !could_help(hand, card, contract, rules) {
             return false;
         }
-        COUNTS[5].fetch_add(1, Relaxed);
         let more = with_card(hand, card);
         let extra = u32::from(penalty && contract.whole_hand);
         let after = if penalty { cards_missing(&more, contract, rules) } else { self.estimate(&more, contract, rules).missing } + extra;
@@ -194,7 +197,7 @@ impl GreedyBot {
         // The estimate can miss a completion the exact search finds. (Not for a
         // whole-hand buy: the unknown penalty card would have to fit too.)
         extra == 0
-            && after <= EXACT_CHECK_MISSING
+            && after <= exact_check_missing(contract)
             && has_contract(&more, contract, rules)
             && !has_contract(hand, contract, rules)
     }
@@ -241,9 +244,13 @@ impl GreedyBot {
             *f -= u;
         }
         free.0[JOKER_ID as usize] = 0;
-        // Searching only the free cards keeps the arrangement small and cheap.
-        COUNTS[2].fetch_add(1, Relaxed);
-        let loose = if free.total() > 0 { best_arrangement(&free, self.arrangement_rules(state, &contract)).deadwood } else { free };
+        // Searching only the free cards keeps the arrangement small and cheap; most
+        // of the time they cannot form a meld at all and need no search.
+        let loose = if could_meld(&free, contract.sets > 0, contract.runs > 0, rules) {
+            best_arrangement(&free, self.arrangement_rules(state, &contract)).deadwood
+        } else {
+            free
+        };
         let from = if discard_choices(state, seat).any(|c| loose.get(c) > 0) { loose } else { free };
         let tie_break = |c: Card| (Reverse(rules.card_points(c)), connections(&hand, c), Reverse(c.id()));
 
@@ -252,22 +259,23 @@ impl GreedyBot {
             .filter_map(|c| now.without_unused(&hand, c, &contract).map(|missing| ((missing, tie_break(c)), c)))
             .min();
         // A used card competes only if it scores more than the best free one (its
-        // loss never leaves fewer cards missing), and is then estimated again. With
-        // no free card at all, the few least connected cards are estimated.
+        // loss never leaves fewer cards missing): the few that score most are
+        // estimated again. With no free card at all, the few least connected are.
         let mut used: Vec<Card> = discard_choices(state, seat)
             .filter(|&c| now.without_unused(&hand, c, &contract).is_none())
             .filter(|&c| spare.as_ref().is_none_or(|((_, (Reverse(best), ..)), _)| rules.card_points(c) > *best))
             .collect();
         if spare.is_none() {
             used.sort_by_key(|&c| (connections(&hand, c), Reverse(rules.card_points(c)), Reverse(c.id())));
-            used.truncate(RECHECKED_WHEN_NONE_FREE);
+        } else {
+            used.sort_by_key(|&c| tie_break(c));
         }
+        used.truncate(RECHECKED);
         let used = used
             .into_iter()
             .map(|c| {
                 let mut less = hand;
                 less.0[c.id() as usize] -= 1;
-                COUNTS[3].fetch_add(1, Relaxed);
                 let after = estimate(&less, &contract, rules);
                 ((after.missing, tie_break(c)), c, after)
             })

@@ -28,8 +28,8 @@ mod random;
 #[cfg(test)]
 mod tests;
 
-pub use estimate::{cards_missing, connections, estimate, Estimate};
-pub use greedy::{GreedyBot, COUNTS};
+pub use estimate::{cards_missing, connections, could_help, could_meld, estimate, Estimate};
+pub use greedy::GreedyBot;
 pub use random::RandomBot;
 
 use crate::error::{Error, ErrorCode, Result};

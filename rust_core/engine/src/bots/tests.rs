@@ -155,7 +155,7 @@ fn greedy_goes_down_in_round_7_only_with_the_whole_hand() {
 #[test]
 fn estimate_is_close_whenever_the_contract_is_held() {
     // The greedy bot asks the exact search only when the estimate is at most
-    // EXACT_CHECK_MISSING; that must never hide a contract. And an estimate of 0
+    // `exact_check_missing`; that must never hide a contract. And an estimate of 0
     // must be a real contract. Random hands of every round, with a few cards more
     // than the deal (as after draws and buys).
     let rules = RuleSet::liverpool();
@@ -171,13 +171,51 @@ fn estimate_is_close_whenever_the_contract_is_held() {
                 let missing = cards_missing(&hand, &contract, &rules);
                 let has = crate::search::has_contract(&hand, &contract, &rules);
                 held += has as usize;
-                assert!(!has || missing <= super::greedy::EXACT_CHECK_MISSING, "round {round}: {:?}", hand.to_cards());
+                assert!(!has || missing <= super::greedy::exact_check_missing(&contract), "round {round}: {:?}", hand.to_cards());
                 assert!(missing > 0 || has, "round {round}: {:?}", hand.to_cards());
             }
         }
     }
     assert!(held > 500, "the sample must hold contracts to test anything ({held})");
     assert_eq!(cards_missing(&counts("7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 2♣"), &rules.contracts[0], &rules), 0);
+}
+
+#[test]
+fn whole_hands_are_always_searched() {
+    // On whole hands of three runs with jokers the estimate can be off by 3 or
+    // more, so the bot always asks the exact search in a whole-hand round. Check it
+    // on built hands: three runs (lengths 4, 4, 5 in random suits and places,
+    // sometimes a joker) as a round-7 position; the greedy must go down.
+    let rules = RuleSet::liverpool();
+    let contract = rules.contracts[6];
+    assert_eq!(super::greedy::exact_check_missing(&contract), u32::MAX);
+    let mut rng = crate::rng::Rng::from_seed(8);
+    let mut tested = 0;
+    for _ in 0..400 {
+        let mut hand = CardCounts::default();
+        for len in [4u8, 4, 5] {
+            let suit = crate::card::Suit::from_index(rng.below(4) as u8);
+            let lo = 1 + rng.below(15 - len as u32) as u8;
+            let joker_at = rng.below(8) as u8; // a joker in about half the runs
+            for pos in lo..lo + len {
+                let card = if pos - lo == joker_at { Card::JOKER } else { Card::new(if pos == 14 { 1 } else { pos }, suit) };
+                hand.0[card.id() as usize] += 1;
+            }
+        }
+        if hand.0.iter().any(|&n| n > 2) || hand.jokers() > 3 || !crate::search::has_contract(&hand, &contract, &rules) {
+            continue; // more copies than two decks hold, or runs that touch (L-4.4)
+        }
+        tested += 1;
+        let text: Vec<String> = hand.to_cards().iter().map(|c| c.to_string()).collect();
+        let g = state(json!({
+            "profile": "liverpool", "players": 4, "round": 7, "dealer": 3, "active": 0, "phase": "play",
+            "hands": [text, [], [], []], "stock": [], "discard": [],
+            "table": [], "down": [false, false, false, false], "totals": [0, 0, 0, 0]
+        }));
+        let action = greedy(&g, 0);
+        assert!(matches!(action, Action::GoDown { .. }), "L-8.1 {text:?}: {action:?}");
+    }
+    assert!(tested > 200, "{tested}");
 }
 
 #[test]

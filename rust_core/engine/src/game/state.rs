@@ -1164,6 +1164,10 @@ impl GameState {
             seat.total += seat.round_score;
         }
         self.went_out = winner;
+        // The turn ended with the round: its turn-scoped flags no longer apply (and
+        // positions only allow them in phase play).
+        self.down_this_turn = false;
+        self.taken_discard = None;
         let game_over = self.round >= self.rules.rounds();
         self.phase = if game_over { Phase::GameOver } else { Phase::RoundOver };
         RoundEnd {

@@ -141,6 +141,11 @@ impl Cand {
         m
     }
 
+    /// The smallest natural card id it uses (every meld holds a natural, L-4.5).
+    pub fn min_id(&self) -> u8 {
+        self.need_ids[..self.n_need as usize].iter().copied().min().unwrap_or(JOKER_ID)
+    }
+
     /// A run's (low, high) positions.
     #[inline]
     pub fn span(&self) -> (u8, u8) {
@@ -242,14 +247,16 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
     for suit in 0..4u8 {
         let id_at = |pos: u8| suit * 13 + position_rank(pos) - 1;
         // Bit p (1..=14) set when the natural of position p is in the pool.
+        // Branch-free: random hands make a data-dependent branch here mispredict often.
+        let base = suit as usize * 13;
         let mut present: u16 = 0;
-        for rank in 1..=13u8 {
-            if pool[(suit * 13 + rank - 1) as usize] > 0 {
-                present |= 1 << rank;
-            }
+        for (r, &n) in pool[base..base + 13].iter().enumerate() {
+            present |= ((n != 0) as u16) << (r + 1);
         }
-        if present == 0 {
-            continue; // every run holds at least one natural (L-4.5)
+        // Every run holds a natural (L-4.5), and jokers fill only what naturals leave.
+        let naturals = present.count_ones();
+        if naturals == 0 || naturals + jokers < run_min {
+            continue;
         }
         if present & 0b10 != 0 {
             present |= 1 << 14;

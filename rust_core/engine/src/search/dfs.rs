@@ -7,8 +7,7 @@
 //! keep the best, collect all) and which partial ones are still worth extending,
 //! given an upper bound on the points they can still put into melds.
 //!
-//! An arrangement search (any number of melds) is the same walk over one list of sets
-//! and runs where every node is itself a complete arrangement.
+//! The arrangement search (any number of melds) is in `arrange.rs`.
 
 use super::cands::{push_runs, push_sets, Cand, Pool, Sizes};
 use crate::card::{CARD_KINDS, JOKER_ID};
@@ -19,11 +18,9 @@ use std::cmp::Ordering;
 /// Reusable buffers, so that a batch allocates once per worker, not once per hand.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    runs: Vec<Cand>,
-    sets: Vec<Cand>,
-    chosen: Vec<u32>,
-    /// best_arrangement: for each candidate index, the ids used by it or any later one.
-    cover: Vec<u64>,
+    pub(crate) runs: Vec<Cand>,
+    pub(crate) sets: Vec<Cand>,
+    pub(crate) chosen: Vec<u32>,
 }
 
 /// Order candidates so that the best-scoring come first: the bounds below rely on it.
@@ -34,7 +31,7 @@ fn sort_candidates(list: &mut [Cand]) {
 }
 
 impl Cand {
-    fn kind_order(&self) -> u8 {
+    pub(crate) fn kind_order(&self) -> u8 {
         match self.kind {
             MeldKind::Set => 0,
             MeldKind::Run => 1,
@@ -426,152 +423,4 @@ impl Goal for Collect {
         }
         false
     }
-}
-
-// ---------------------------------------------------------------------------------
-// Arrangements (any number of melds, every node is an arrangement)
-
-/// An arrangement kept by the search: its deadwood and canonical melds list.
-#[derive(Clone)]
-pub(crate) struct Arranged {
-    pub deadwood_points: u32,
-    pub deadwood: Pool,
-    pub melds: Vec<Cand>,
-}
-
-/// Fewest deadwood points, then smallest deadwood ids, then fewest melds, then smallest
-/// melds list.
-fn arranged_cmp(a: &Arranged, b: &Arranged) -> Ordering {
-    a.deadwood_points
-        .cmp(&b.deadwood_points)
-        .then_with(|| multiset_cmp(&a.deadwood, &b.deadwood))
-        .then_with(|| a.melds.len().cmp(&b.melds.len()))
-        .then_with(|| melds_cmp(&a.melds, &b.melds))
-}
-
-/// Whether the search wants only the deadwood points or the full tie-broken arrangement.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ArrangeMode {
-    PointsOnly,
-    Exact,
-}
-
-struct ArrangeSearch<'a> {
-    points: [u16; CARD_KINDS],
-    cands: &'a [Cand],
-    cover: &'a [u64],
-    mode: ArrangeMode,
-}
-
-struct ArrangeState {
-    pool: Pool,
-    deadwood_points: u32,
-    chosen: Vec<u32>,
-    best_points: u32,
-    best: Option<Arranged>,
-    scratch: Vec<Cand>,
-}
-
-/// The best arrangement of `hand` (best_arrangement / deadwood_batch). In
-/// `PointsOnly` mode only `deadwood_points` of the result is meaningful.
-pub(crate) fn search_arrangement(hand: &Pool, rules: &RuleSet, scratch: &mut Scratch, mode: ArrangeMode) -> Arranged {
-    let points = rules.points_by_id();
-    let sizes = Sizes::any_length(rules);
-    scratch.sets.clear();
-    push_sets(hand, rules, &sizes, &points, &mut scratch.sets);
-    push_runs(hand, rules, &sizes, &points, &mut scratch.sets);
-    sort_candidates(&mut scratch.sets);
-    let cands = &scratch.sets;
-    scratch.cover.clear();
-    scratch.cover.resize(cands.len() + 1, 0);
-    for k in (0..cands.len()).rev() {
-        scratch.cover[k] = scratch.cover[k + 1] | cands[k].id_mask();
-    }
-    let search = ArrangeSearch { points, cands, cover: &scratch.cover, mode };
-    let total = pool_points(hand, &points);
-    let mut st = ArrangeState {
-        pool: *hand,
-        deadwood_points: total,
-        chosen: std::mem::take(&mut scratch.chosen),
-        best_points: u32::MAX,
-        best: None,
-        scratch: Vec::new(),
-    };
-    st.chosen.clear();
-    search.node(&mut st, 0);
-    scratch.chosen = std::mem::take(&mut st.chosen);
-    match st.best {
-        Some(best) => best,
-        None => Arranged { deadwood_points: st.best_points, deadwood: *hand, melds: Vec::new() },
-    }
-}
-
-impl ArrangeSearch<'_> {
-    /// Points of the pool's cards that some candidate from index `k` on could use.
-    fn coverable(&self, pool: &Pool, k: usize) -> u32 {
-        let mut mask = self.cover[k];
-        let mut sum = 0;
-        while mask != 0 {
-            let id = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            sum += pool[id] as u32 * self.points[id] as u32;
-        }
-        sum
-    }
-
-    fn consider(&self, st: &mut ArrangeState) {
-        match self.mode {
-            ArrangeMode::PointsOnly => st.best_points = st.best_points.min(st.deadwood_points),
-            ArrangeMode::Exact => {
-                if st.deadwood_points > st.best_points {
-                    return;
-                }
-                let mut melds = std::mem::take(&mut st.scratch);
-                canonical_mixed(self.cands, &st.chosen, &mut melds);
-                let here = Arranged { deadwood_points: st.deadwood_points, deadwood: st.pool, melds };
-                let better = st.best.as_ref().is_none_or(|b| arranged_cmp(&here, b) == Ordering::Less);
-                if better {
-                    st.best_points = here.deadwood_points;
-                    st.scratch = st.best.take().map(|b| b.melds).unwrap_or_default();
-                    st.best = Some(here);
-                } else {
-                    st.scratch = here.melds;
-                }
-            }
-        }
-    }
-
-    fn node(&self, st: &mut ArrangeState, from: usize) {
-        self.consider(st);
-        for k in from..self.cands.len() {
-            // Deadwood can fall at most by what later candidates could still cover,
-            // and that only shrinks as k grows.
-            let floor = st.deadwood_points - self.coverable(&st.pool, k);
-            let hopeless = match self.mode {
-                ArrangeMode::PointsOnly => floor >= st.best_points,
-                ArrangeMode::Exact => floor > st.best_points,
-            };
-            if hopeless {
-                break;
-            }
-            let cand = &self.cands[k];
-            if !cand.fits(&st.pool) {
-                continue;
-            }
-            cand.take(&mut st.pool);
-            st.deadwood_points -= cand.points;
-            st.chosen.push(k as u32);
-            self.node(st, k);
-            st.chosen.pop();
-            st.deadwood_points += cand.points;
-            cand.put_back(&mut st.pool);
-        }
-    }
-}
-
-/// Canonical melds list of a mixed candidate selection: sets by tuple, then runs by tuple.
-fn canonical_mixed(cands: &[Cand], chosen: &[u32], out: &mut Vec<Cand>) {
-    out.clear();
-    out.extend(chosen.iter().map(|&k| cands[k as usize]));
-    out.sort_by(|a, b| a.kind_order().cmp(&b.kind_order()).then_with(|| a.tuple_cmp(b)));
 }

@@ -18,6 +18,7 @@
 //! Hands are [`CardCounts`]; counts beyond the deck are the caller's concern (the
 //! Python binding refuses them): the search stays correct, only slower.
 
+mod arrange;
 mod cands;
 mod dfs;
 #[cfg(test)]
@@ -28,7 +29,8 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::meld::{Meld, MeldKind};
 use crate::rules::{Contract, RuleSet};
 use cands::Cand;
-use dfs::{search_arrangement, search_go_down, ArrangeMode, BestKey, Collect, Exists, Found, MaxPoints, Scratch};
+use arrange::{search_arrangement, ArrangeMode};
+use dfs::{search_go_down, BestKey, Collect, Exists, Found, MaxPoints, Scratch};
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -218,6 +220,8 @@ fn check_rows(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Result<()> {
     if hand_width == 0 {
         return Ok(());
     }
+    let (decks, jokers) = rules.deck_for(rules.max_players);
+    let (max_copies, max_jokers) = (decks as u32, jokers as u32);
     let bad = hands.par_chunks(hand_width).enumerate().find_map_first(|(i, row)| {
         let mut counts = [0u32; CARD_KINDS];
         for (j, &id) in row.iter().enumerate() {
@@ -232,6 +236,10 @@ fn check_rows(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Result<()> {
                 ));
             }
             counts[id as usize] += 1;
+        }
+        // The common case (a legal hand) without building a message.
+        if counts[..52].iter().all(|&n| n <= max_copies) && counts[JOKER_ID as usize] <= max_jokers {
+            return None;
         }
         let clamped: [u8; CARD_KINDS] = counts.map(|n| n.min(255) as u8);
         rules.check_copies(&clamped, rules.max_players, &format!("hand {i}")).err()

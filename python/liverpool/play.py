@@ -1,0 +1,374 @@
+"""``liverpool play``: play seat 0 in the terminal against native bots.
+
+::
+
+    liverpool play --seed 3 --bots greedy,greedy,greedy
+
+Each time you have a decision to make, the table is shown and a command is read
+from standard input (so a session can also be scripted: ``liverpool play < moves``).
+The bots play their turns at once and their moves are printed. A move the rules
+refuse is explained by the engine: its code and the rule (RULES.md) that forbids it.
+
+Commands (cards as ``7♠``, ``7S``, ``10h``, ``TS``, ``JK``)::
+
+    cut [N]                      cut N cards (1..stock-1), or a random cut
+    take | decline | draw        take the top discard, decline it, draw from the stock
+    buy | pass                   in a buying window: buy the top discard, or not
+    down 7♠ 7♥ 7♦ / 9♠ 9♥ 9♦      go down with these melds (runs low to high)
+    layoff M CARD... [low|high]  lay cards off on table meld M
+    swap M CARD TO [low|high]    put CARD in place of meld M's joker, joker to meld TO
+    discard CARD                 discard and end the turn
+    next                         deal the next round (when you are the next dealer)
+    legal | show | help | quit
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from liverpool._core import Action, Card, GameState, NativeBot, RuleSet, game_seeds
+from liverpool.errors import LiverpoolError
+
+HUMAN = 0
+
+HELP = __doc__.split("Commands", 1)[1].split("\n", 1)[1].rstrip() if __doc__ else ""
+
+
+class CommandError(ValueError):
+    """A command that could not be read (not a refusal by the rules)."""
+
+
+def make_game(seed: int, bots: list[str], rules: RuleSet | None = None) -> tuple[GameState, dict[int, NativeBot]]:
+    """The game and the bots of ``liverpool play``: the human at seat 0, the named
+    native bots at seats 1, 2, …, seeded like game 0 of ``simulate(seed=seed)``.
+
+    >>> state, bots = make_game(3, ["greedy", "random"])
+    >>> state.players, sorted(bots), bots[2].kind
+    (3, [1, 2], 'random')
+    """
+    players = 1 + len(bots)
+    game_seed, bot_seeds = game_seeds(seed, 0, players)
+    state = GameState(seed=game_seed, players=players, rules=rules)
+    return state, {seat: NativeBot(name, seed=bot_seeds[seat]) for seat, name in enumerate(bots, start=1)}
+
+
+# ----- reading commands -------------------------------------------------------------
+
+
+def _card(text: str) -> Card:
+    try:
+        return Card(text)
+    except LiverpoolError as exc:
+        raise CommandError(exc.message) from None
+
+
+def _int(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise CommandError(f"{what} must be a number, not '{text}'")
+    return int(text)
+
+
+def _end(words: list[str]) -> tuple[list[str], Any]:
+    if words and words[-1].lower() in ("low", "high"):
+        return words[:-1], words[-1].lower()
+    return words, None
+
+
+def parse_command(line: str) -> Action | str:
+    """An :class:`Action`, or the name of a session command (``help``, ``legal``,
+    ``show``, ``quit``). Raises :class:`CommandError` for what it cannot read.
+
+    >>> parse_command("down 7♠ 7♥ 7♦ / 9S 9H 9D")
+    Action.go_down([['7♠', '7♥', '7♦'], ['9♠', '9♥', '9♦']])
+    >>> parse_command("layoff 1 4♣")
+    Action.lay_off(1, ['4♣'])
+    >>> parse_command("swap 0 6♥ 1 low")
+    Action.swap_joker(0, '6♥', 1, 'low')
+    >>> parse_command("pass"), parse_command("?")
+    (Action.pass_(), 'help')
+    """
+    words = line.replace("/", " / ").replace("|", " / ").split()
+    if not words:
+        return "show"
+    verb, args = words[0].lower(), words[1:]
+    simple = {
+        "take": Action.take_discard,
+        "decline": Action.decline_discard,
+        "draw": Action.draw_stock,
+        "buy": Action.buy,
+        "pass": Action.pass_,
+        "next": Action.next_round,
+    }
+    if verb in simple and not args:
+        return simple[verb]()
+    if verb in ("help", "?", "h"):
+        return "help"
+    if verb in ("legal", "moves"):
+        return "legal"
+    if verb in ("show", "table", "look"):
+        return "show"
+    if verb in ("quit", "exit", "q"):
+        return "quit"
+    if verb == "cut" and len(args) <= 1:
+        return Action.cut(_int(args[0], "the cut") if args else None)
+    if verb == "discard" and len(args) == 1:
+        return Action.discard(_card(args[0]))
+    if verb in ("down", "godown", "go_down") and args:
+        groups: list[list[Card]] = [[]]
+        for word in args:
+            if word == "/":
+                groups.append([])
+            else:
+                groups[-1].append(_card(word))
+        if any(not g for g in groups):
+            raise CommandError("separate the melds with '/', e.g. down 7♠ 7♥ 7♦ / 9♠ 9♥ 9♦")
+        return Action.go_down(groups)
+    if verb in ("layoff", "lay", "lay_off") and len(args) >= 2:
+        rest, end = _end(args[1:])
+        if not rest:
+            raise CommandError("layoff needs cards: layoff M CARD...")
+        return Action.lay_off(_int(args[0], "the meld number"), [_card(w) for w in rest], end)
+    if verb == "swap" and len(args) in (3, 4):
+        rest, end = _end(args)
+        if len(rest) != 3:
+            raise CommandError("swap M CARD TO [low|high]")
+        return Action.swap_joker(_int(rest[0], "the meld number"), _card(rest[1]), _int(rest[2], "the target meld"), end)
+    raise CommandError(f"cannot read '{line.strip()}': type help for the commands")
+
+
+def command_for(action: Action) -> str:
+    """The command that makes ``action`` (the inverse of :func:`parse_command`).
+
+    >>> command_for(Action.go_down([["7♠", "7♥", "7♦"], ["9♠", "9♥", "9♦"]]))
+    'down 7♠ 7♥ 7♦ / 9♠ 9♥ 9♦'
+    """
+    name = action.name
+    if name == "cut":
+        return "cut" if action.size is None else f"cut {action.size}"
+    if name == "go_down":
+        return "down " + " / ".join(" ".join(str(c) for c in m) for m in action.melds or [])
+    end = f" {action.end}" if action.end else ""
+    if name == "lay_off":
+        return f"layoff {action.meld} {' '.join(str(c) for c in action.cards or [])}{end}"
+    if name == "swap_joker":
+        return f"swap {action.meld} {action.card} {action.to_meld}{end}"
+    if name == "discard":
+        return f"discard {action.card}"
+    return {
+        "take_discard": "take",
+        "decline_discard": "decline",
+        "draw_stock": "draw",
+        "buy": "buy",
+        "pass": "pass",
+        "next_round": "next",
+    }.get(name, name)
+
+
+# ----- showing the game ------------------------------------------------------------
+
+
+def _sorted_hand(cards: list[Card]) -> str:
+    order = "♠♥♦♣"
+    return " ".join(str(c) for c in sorted(cards, key=lambda c: (c.suit is None, order.find(c.suit or ""), c.rank)))
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _who(seat: int) -> str:
+    return "you" if seat == HUMAN else f"seat {seat}"
+
+
+def describe_table(state: GameState) -> str:
+    """What the human sees: round and contract, the table, the discard, the hands."""
+    lines = [f"--- round {state.round} of {state.rules.rounds}: {state.contract} ---"]
+    if state.table:
+        lines.append("table:")
+        lines += [f"  [{i}] {_who(t.owner)}: {' '.join(str(c) for c in t.meld.cards)}" for i, t in enumerate(state.table)]
+    else:
+        lines.append("table: (no melds)")
+    top = state.discard_top
+    lines.append(
+        f"discard: {top if top is not None else '(empty)'} ({_cards(len(state.discard))})   stock: {_cards(state.stock_size)}"
+    )
+    sizes = " · ".join(f"{_who(s)} {n}{' (down)' if state.down[s] else ''}" for s, n in enumerate(state.hand_sizes))
+    lines.append(f"hands: {sizes}")
+    lines.append(f"totals: {' · '.join(f'{_who(s)} {t}' for s, t in enumerate(state.totals))}")
+    lines.append(f"your hand: {_sorted_hand(state.hand(HUMAN))}")
+    return "\n".join(lines)
+
+
+def prompt_for(state: GameState) -> str:
+    """One line on the decision the human faces now."""
+    phase = state.phase
+    top = state.discard_top
+    if phase == "cut":
+        return f"you cut: 'cut N' (1..{state.stock_size - 1}) or 'cut' for a random size"
+    if phase == "draw":
+        if top is None:
+            return "your turn: 'draw' from the stock"
+        return f"your turn: 'take' {top}, or 'decline' it ('draw' draws at once)"
+    if phase == "buying":
+        return f"buy {top} plus a penalty card? 'buy' or 'pass'"
+    if phase == "play":
+        return "go down, lay off or swap, then 'discard CARD'"
+    if phase == "round_over":
+        return "the round is over: 'next' deals the next round"
+    return ""
+
+
+def describe_move(seat: int, action: Action, event: dict[str, Any]) -> str:
+    """One line on a move, without showing cards the human may not see."""
+    who = _who(seat)
+    kind = event.get("event")
+    if kind == "dealt":
+        bonus = " (exact: cut bonus, L-2.3)" if event.get("cut_bonus") else ""
+        return f"{who} cut {event['size']} cards{bonus}; up-card {event['up_card']}"
+    if kind == "took_discard":
+        return f"{who} took {event['card']}"
+    if kind == "declined_discard":
+        return f"{who} declined {event['card']}" if event.get("card") else f"{who} declined"
+    if kind == "bought":
+        penalty = f" + penalty {event['penalty']}" if seat == HUMAN else " + a penalty card"
+        return f"{who} bought {event['card']}{penalty}"
+    if kind == "passed":
+        return f"{who} passed"
+    if kind == "drew_stock":
+        if event.get("card") is None:
+            return f"{who} could not draw: no stock can be formed (L-9.2)"
+        return f"{who} drew {event['card']} from the stock" if seat == HUMAN else f"{who} drew from the stock"
+    if kind == "went_down":
+        return f"{who} went down: {command_for(action)[5:]}"
+    if kind == "laid_off":
+        return f"{who} laid off {' '.join(event['cards'])} on meld {event['meld']}"
+    if kind == "swapped_joker":
+        return f"{who} swapped {event['card']} for the joker of meld {event['meld']}, joker to meld {event['to_meld']}"
+    if kind == "discarded":
+        out = " and went out" if event.get("went_out") else ""
+        return f"{who} discarded {event['card']}{out}"
+    if kind == "round_started":
+        return f"round {event['round']} starts; seat {event['dealer']} deals"
+    return f"{who}: {command_for(action)}"
+
+
+def describe_round_end(end: dict[str, Any]) -> str:
+    winner = end.get("winner")
+    how = "no winner" if winner is None else f"{_who(winner)} went out"
+    scores = " · ".join(f"{_who(s)} {p}" for s, p in enumerate(end["scores"]))
+    totals = " · ".join(f"{_who(s)} {p}" for s, p in enumerate(end["totals"]))
+    lines = [f"=== round {end['round']} over ({how}, {end['reason']}): scores {scores}", f"    totals {totals}"]
+    if end.get("game_over"):
+        names = ", ".join(_who(s) for s in end["winners"])
+        lines.append(f"=== game over: lowest total wins (L-10.3): {names}")
+    return "\n".join(lines)
+
+
+# ----- the session -----------------------------------------------------------------
+
+
+class Session:
+    """A terminal game: reads commands from ``input``, writes to ``output``."""
+
+    def __init__(self, state: GameState, bots: dict[int, NativeBot], input: TextIO, output: TextIO) -> None:
+        self.state = state
+        self.bots = bots
+        self.input = input
+        self.output = output
+
+    def say(self, text: str) -> None:
+        print(text, file=self.output)
+
+    def lines(self) -> Iterator[str]:
+        while True:
+            self.output.write("> ")
+            self.output.flush()
+            line = self.input.readline()
+            if not line:
+                return
+            yield line
+
+    def apply(self, seat: int, action: Action) -> None:
+        event = self.state.apply(seat, action)
+        quiet = seat != HUMAN and action.name == "pass"
+        if not quiet:
+            self.say(describe_move(seat, action, event.to_dict()))
+        end = event.round_end
+        if end is not None:
+            self.say(describe_round_end(end))
+
+    def play_bots(self) -> None:
+        """Let the bots move until the human has a decision (or the game ends)."""
+        while (seat := self.state.to_act) is not None and seat != HUMAN:
+            self.apply(seat, self.bots[seat].choose(self.state, seat))
+
+    def legal(self) -> str:
+        actions = self.state.legal_actions(HUMAN)
+        cuts = [a for a in actions if a.name == "cut"]
+        lines = [command_for(a) for a in actions if a.name != "cut"]
+        if cuts:
+            lines.insert(0, f"cut N (N = {cuts[0].size}..{cuts[-1].size}) or cut")
+        return "legal: " + "; ".join(lines)
+
+    def run(self) -> int:
+        self.say(f"Liverpool: you are seat {HUMAN}; bots: " + ", ".join(f"seat {s} {b.kind}" for s, b in self.bots.items()))
+        self.say("type help for the commands")
+        self.play_bots()
+        if self.state.is_game_over:
+            return 0
+        self.say(describe_table(self.state))
+        self.say(prompt_for(self.state))
+        for line in self.lines():
+            try:
+                command = parse_command(line)
+            except CommandError as exc:
+                self.say(f"? {exc}")
+                continue
+            if command == "quit":
+                self.say("bye")
+                return 0
+            if command == "help":
+                self.say(HELP)
+                continue
+            if command == "legal":
+                self.say(self.legal())
+                continue
+            if command == "show":
+                self.say(describe_table(self.state))
+                self.say(prompt_for(self.state))
+                continue
+            assert isinstance(command, Action)
+            try:
+                self.apply(HUMAN, command)
+            except LiverpoolError as exc:
+                # The engine's sentence ends with the rule id, e.g. "(L-5.5)".
+                self.say(f"refused [{exc.code}]: {exc.message}")
+                continue
+            self.play_bots()
+            if self.state.is_game_over:
+                return 0
+            self.say(describe_table(self.state))
+            self.say(prompt_for(self.state))
+        self.say("bye (end of input)")
+        return 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=0, help="seed of the game (default 0)")
+    parser.add_argument(
+        "--bots", default="greedy,greedy,greedy", help="the native bots of seats 1, 2, …: greedy or random"
+    )
+    parser.add_argument("--rules", default="liverpool", help="rule preset: liverpool, contract, liverpool-classic")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = RuleSet(args.rules)
+        state, bots = make_game(args.seed, [b.strip() for b in args.bots.split(",")], rules)
+    except LiverpoolError as exc:
+        print(f"liverpool play: error: {exc} [{exc.code}]", file=sys.stderr)
+        return 2
+    return Session(state, bots, sys.stdin, sys.stdout).run()

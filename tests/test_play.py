@@ -1,0 +1,109 @@
+"""``liverpool play``: scripted terminal sessions through standard input."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from liverpool import Action, Card, cli
+from liverpool.play import CommandError, command_for, make_game, parse_command
+
+
+def session(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], script: str, *args: str) -> tuple[int, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    code = cli.main(["play", *args])
+    return code, capsys.readouterr().out
+
+
+def first_own_draw(seed: int) -> tuple[list[Card], Card] | None:
+    """Seat 0's hand and the top discard when it first has to draw, replaying the
+    bots exactly as ``liverpool play`` seats them; None if seat 0 is asked
+    something else first (a cut or a buy)."""
+    state, bots = make_game(seed, ["greedy", "greedy", "greedy"])
+    while state.to_act != 0:
+        state.apply(state.to_act, bots[state.to_act].choose(state, state.to_act))
+    if state.phase != "draw" or state.discard_top is None:
+        return None
+    return state.hand(0), state.discard_top
+
+
+def test_a_scripted_turn_with_refused_moves(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    seed = next(s for s in range(50) if first_own_draw(s) is not None)
+    found = first_own_draw(seed)
+    assert found is not None
+    hand, top = found
+    in_hand = hand[0]
+    absent = next(Card.from_id(i) for i in range(52) if Card.from_id(i) not in hand and Card.from_id(i) != top)
+    script = "\n".join([
+        "help",
+        "legal",
+        f"discard {in_hand}",   # L-5.5: no discard before drawing -> wrong_phase
+        "take",
+        f"discard {absent}",    # not in hand -> card_not_in_hand
+        f"down {hand[0]} {hand[1]}",  # two cards are no meld (L-4.1, L-4.2)
+        "frobnicate",
+        f"discard {top}",       # L-5.7: discarding the card just taken is legal
+        "quit",
+    ]) + "\n"
+    code, out = session(monkeypatch, capsys, script, "--seed", str(seed))
+    assert code == 0
+    assert "your turn: 'take'" in out
+    assert "down 7♠ 7♥ 7♦ / 9♠ 9♥ 9♦" in out  # the help text
+    assert "legal: take; decline" in out
+    assert "refused [wrong_phase]" in out and "(L-5.5)" in out
+    assert f"you took {top}" in out
+    assert "refused [card_not_in_hand]" in out
+    assert "refused [invalid_meld]" in out
+    assert "? cannot read 'frobnicate'" in out
+    assert f"you discarded {top}" in out
+    assert out.rstrip().endswith("bye")
+    # Nothing after a refusal changed the game: the bots then played on.
+    assert "seat 1" in out.split(f"you discarded {top}", 1)[1]
+
+
+def test_end_of_input_ends_the_session(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = session(monkeypatch, capsys, "show\n", "--seed", "1", "--bots", "random,greedy")
+    assert code == 0
+    assert "bots: seat 1 random, seat 2 greedy" in out
+    assert out.rstrip().endswith("bye (end of input)")
+
+
+def test_a_whole_game_typed_from_the_legal_moves(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Replay the game with a native bot in seat 0 and type its choices: the session
+    # must accept every one and reach the game over.
+    from liverpool import NativeBot
+
+    state, bots = make_game(5, ["greedy", "greedy"])
+    me = NativeBot("greedy", seed=99)
+    commands = []
+    while state.to_act is not None:
+        seat = state.to_act
+        action = (me if seat == 0 else bots[seat]).choose(state, seat)
+        if seat == 0:
+            commands.append(command_for(action))
+        state.apply(seat, action)
+    code, out = session(monkeypatch, capsys, "\n".join(commands) + "\n", "--seed", "5", "--bots", "greedy,greedy")
+    assert code == 0
+    assert "refused" not in out
+    assert "=== game over: lowest total wins (L-10.3)" in out
+    assert f"totals you {state.totals[0]} · seat 1 {state.totals[1]} · seat 2 {state.totals[2]}" in out
+
+
+def test_parse_and_format_round_trip() -> None:
+    for action in [
+        Action.cut(41), Action.cut(), Action.take_discard(), Action.decline_discard(), Action.draw_stock(),
+        Action.buy(), Action.pass_(), Action.next_round(), Action.discard("10♣"),
+        Action.go_down([["7♠", "7♥", "JK"], ["A♥", "2♥", "3♥", "4♥"]]),
+        Action.lay_off(2, ["4♣", "5♣"]), Action.lay_off(0, ["JK"], "low"), Action.swap_joker(1, "6♥", 0, "high"),
+    ]:
+        assert parse_command(command_for(action)) == action
+    for bad in ["discard", "discard 1X", "down 7♠ / ", "layoff x 4♣", "swap 0 6♥", "cut many"]:
+        with pytest.raises(CommandError):
+            parse_command(bad)
+
+
+def test_bad_bot_name(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert cli.main(["play", "--bots", "greedy,genius"]) == 2
+    assert "invalid_argument" in capsys.readouterr().err
