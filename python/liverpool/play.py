@@ -186,6 +186,11 @@ def _who(seat: int) -> str:
 def describe_table(state: GameState) -> str:
     """What the human sees: round and contract, the table, the discard, the hands."""
     lines = [f"--- round {state.round} of {state.rules.rounds}: {state.contract} ---"]
+    if state.phase == "cut":
+        cutter = "you cut" if state.cutter == HUMAN else f"seat {state.cutter} cuts"
+        lines.append(f"{_who(state.dealer)} deals, {cutter} the {_cards(state.stock_size)}")
+        lines.append(f"totals: {' · '.join(f'{_who(s)} {t}' for s, t in enumerate(state.totals))}")
+        return "\n".join(lines)
     if state.table:
         lines.append("table:")
         lines += [f"  [{i}] {_who(t.owner)}: {' '.join(str(c) for c in t.meld.cards)}" for i, t in enumerate(state.table)]

@@ -105,7 +105,11 @@ impl Meld {
             return invalid(format!("a set has at least {} cards", rules.set_size_min));
         }
         let Some(first) = naturals.first() else {
-            return invalid("it holds no natural card (L-4.5)".into());
+            return Err(Error::rule(
+                ErrorCode::InvalidMeld,
+                "L-4.5",
+                format!("{} is not a set: it holds no natural card", format_cards(cards)),
+            ));
         };
         if naturals.iter().any(|c| c.rank() != first.rank()) {
             return invalid("its cards are not all of one rank".into());

@@ -133,7 +133,7 @@ impl Walk<'_> {
             return;
         };
         let floor = if c == from { floor } else { 0 };
-        let (lo, hi) = (self.first[c].max(self.first[c] + floor), self.first[c + 1]);
+        let (lo, hi) = (self.first[c] + floor, self.first[c + 1]);
         for k in lo..hi {
             let cand = &self.cands[k as usize];
             if !cand.fits(&st.pool) {
