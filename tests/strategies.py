@@ -145,8 +145,9 @@ def planted_hands(draw: st.DrawFn, rules: dict[str, Any], round: int, max_size: 
 
 
 def hands(rules: dict[str, Any], round: int, max_size: int = 15) -> st.SearchStrategy[list[int]]:
-    """Random deals and planted near-misses, half and half."""
-    return st.one_of(planted_hands(rules, round, max_size=max_size), random_hands(rules, max_size=max_size))
+    """Planted near-misses (two thirds) and random deals (one third)."""
+    planted = planted_hands(rules, round, max_size=max_size)
+    return st.one_of(planted, planted, random_hands(rules, max_size=max_size))
 
 
 @st.composite

@@ -6,11 +6,18 @@ on every run and machine.
 
 from __future__ import annotations
 
+import liverpool
 import numpy as np
 import pytest
-
-import liverpool
-from liverpool import Action, GameState, NativeBot, RandomBot, RuleSet, play_game, simulate
+from liverpool import (
+    Action,
+    GameState,
+    NativeBot,
+    RandomBot,
+    RuleSet,
+    play_game,
+    simulate,
+)
 from liverpool.bots import Bot
 from liverpool.errors import IllegalMoveError, InvalidArgumentError
 
@@ -164,12 +171,14 @@ def test_native_bot_follows_the_protocol() -> None:
     state = GameState(seed=12)
     bot = NativeBot("greedy", seed=3)
     assert (bot.kind, bot.seed, repr(bot)) == ("greedy", 3, "NativeBot('greedy', seed=3)")
-    first = bot.choose(state, state.to_act)
-    assert state.can(state.to_act, first)
+    seat = state.to_act
+    assert seat is not None
+    first = bot.choose(state, seat)
+    assert state.can(seat, first)
     # Same seed, same state: same choice (the greedy cut comes from its own RNG).
     assert NativeBot("greedy", seed=3).choose(state, None) == first
     with pytest.raises(InvalidArgumentError, match="no decision"):
-        bot.choose(state, (state.to_act + 1) % 4)
+        bot.choose(state, (seat + 1) % 4)
 
 
 def test_bad_bot_names_are_refused() -> None:

@@ -14,12 +14,19 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from liverpool import Action, Card, GameState, LiverpoolError, run_scenario, run_scenarios
+from liverpool import (
+    Action,
+    Card,
+    GameState,
+    LiverpoolError,
+    run_scenario,
+    run_scenarios,
+)
 from liverpool.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -84,7 +91,7 @@ def cards(texts: list[str]) -> list[Card]:
 def check_state(g: GameState, check: dict[str, Any], where: str) -> None:
     """The `check` keys of CONFORMANCE.md (and the engine's extensions round, dealer,
     down, buys), read from the public properties."""
-    simple = {
+    simple: dict[str, Callable[[], object]] = {
         "hand_sizes": lambda: g.hand_sizes,
         "stock_size": lambda: g.stock_size,
         "active": lambda: g.active,

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from strategies import PRESETS, ROUNDS, card_groups, full_deck, hands, rules_dict
 
@@ -70,6 +70,7 @@ def test_go_downs_agree(preset: str, round: int, data: st.DataObject) -> None:
     rules = rules_dict(preset)
     hand = data.draw(hands(rules, round), label="hand")
     expected = ref.all_go_downs(hand, round, rules)
+    event(f"go-downs: {'none' if not expected else 'one' if len(expected) == 1 else 'several'}")
 
     assert liverpool.has_contract(hand, round, engine_rules(preset)) == bool(expected)
     best = liverpool.best_go_down(hand, round, engine_rules(preset))
@@ -105,6 +106,7 @@ def test_outs_agree(preset: str, data: st.DataObject) -> None:
     players = data.draw(st.sampled_from([None, 4, 7]), label="players")
 
     expected = ref.outs(hand, round, rules, seen=seen, players=players or 4)
+    event(f"outs: {'some' if expected else 'none'}")
     got = liverpool.outs(hand, round, engine_rules(preset), seen=seen, players=players)
     assert [(card.id, unseen) for card, unseen in got] == expected
 

@@ -26,8 +26,6 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
-from test_game_api import greedy_action
-
 from liverpool import (
     Action,
     Card,
@@ -39,6 +37,7 @@ from liverpool import (
     error_codes,
     new_deck,
 )
+from test_game_api import bot_step, greedy_action
 
 PROFILES = {"liverpool": range(2, 9), "contract": range(3, 9), "liverpool-classic": range(3, 9)}
 ALL_CARDS = [Card.from_id(i) for i in range(53)]
@@ -50,7 +49,7 @@ RULE_ID = re.compile(r"[LCW]-\d+(\.\d+)?")
 STUCK_POSSIBLE = {"liverpool-classic"}
 
 # Runs come from the profile (dev 50, ci 400); longer runs under the bigger profile.
-STEPS = 40 if settings.default.max_examples >= 200 else 30
+STEPS = 40 if settings.default is not None and settings.default.max_examples >= 200 else 30
 # Up to this many bot actions before the random steps start, so that later rounds,
 # buying chains, lay-offs and game ends are reached (a whole game is ~2000 actions).
 MAX_WARMUP = 2400
@@ -85,7 +84,7 @@ class GameMachine(RuleBasedStateMachine):
     game: GameState
     seed: int
     players: int
-    rules: RuleSet
+    ruleset: RuleSet  # not `rules`: RuleBasedStateMachine has a `rules` of its own
 
     @initialize(
         seed=st.integers(0, 2**64 - 1),
@@ -94,16 +93,16 @@ class GameMachine(RuleBasedStateMachine):
     )
     def start(self, seed: int, profile: str, data: st.DataObject) -> None:
         self.seed = seed
-        self.rules = RuleSet(profile)
+        self.ruleset = RuleSet(profile)
         self.players = data.draw(st.sampled_from(PROFILES[profile]), label="players")
-        self.game = GameState(seed, self.players, self.rules)
-        self.deck = Counter(c.id for c in new_deck(self.rules, self.players))
+        self.game = GameState(seed, self.players, self.ruleset)
+        self.deck = Counter(c.id for c in new_deck(self.ruleset, self.players))
         warmup = data.draw(st.integers(0, MAX_WARMUP), label="warmup")
         bot = random.Random(seed)
         for _ in range(warmup):
             if not self.game.legal_actions():
                 break
-            self.game.apply(self.game.to_act, greedy_action(self.game, bot))
+            bot_step(self.game, bot)
 
     # --- steps ---
 
@@ -119,7 +118,7 @@ class GameMachine(RuleBasedStateMachine):
         deltas = hand_deltas(event, action)
         if deltas is None:
             if action.name == "cut":
-                deal = self.rules.deal_sizes[g.round - 1]
+                deal = self.ruleset.deal_sizes[g.round - 1]
                 assert g.hand_sizes == [deal] * self.players  # L-2.5
                 assert len(g.discard) == 1 and g.table == []  # L-2.6
             else:
@@ -229,7 +228,7 @@ class GameMachine(RuleBasedStateMachine):
             assert g.to_act is None and g.winners
         else:
             assert g.to_act in range(self.players)
-            if self.rules.name not in STUCK_POSSIBLE:
+            if self.ruleset.name not in STUCK_POSSIBLE:
                 assert g.legal_actions(), "a seat to act always has a legal action"
 
     @invariant()
@@ -239,7 +238,7 @@ class GameMachine(RuleBasedStateMachine):
 
     @invariant()
     def replay_gives_the_same_state(self) -> None:
-        assert GameState.replay(self.seed, self.game.history, self.players, self.rules) == self.game
+        assert GameState.replay(self.seed, self.game.history, self.players, self.ruleset) == self.game
 
 
 GameMachine.TestCase.settings = settings(settings.default, stateful_step_count=STEPS)

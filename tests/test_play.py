@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 import pytest
-
 from liverpool import Action, Card, cli
 from liverpool.play import CommandError, command_for, make_game, parse_command
 
@@ -21,8 +20,8 @@ def first_own_draw(seed: int) -> tuple[list[Card], Card] | None:
     bots exactly as ``liverpool play`` seats them; None if seat 0 is asked
     something else first (a cut or a buy)."""
     state, bots = make_game(seed, ["greedy", "greedy", "greedy"])
-    while state.to_act != 0:
-        state.apply(state.to_act, bots[state.to_act].choose(state, state.to_act))
+    while (seat := state.to_act) is not None and seat != 0:
+        state.apply(seat, bots[seat].choose(state, seat))
     if state.phase != "draw" or state.discard_top is None:
         return None
     return state.hand(0), state.discard_top

@@ -10,9 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_game_api import greedy_action
-
-from liverpool import Action, Card, GameState, InvalidArgumentError, PositionError, RuleSet
+from liverpool import (
+    Action,
+    Card,
+    GameState,
+    InvalidArgumentError,
+    PositionError,
+    RuleSet,
+)
+from test_game_api import bot_step
 
 
 def small_position(**changes: Any) -> dict[str, Any]:
@@ -83,7 +89,7 @@ def states_along_a_game(seed: int, players: int = 4, profile: str = "liverpool")
     rng = random.Random(seed)
     out = [g.clone()]
     while not g.is_game_over:
-        g.apply(g.to_act, greedy_action(g, rng))
+        bot_step(g, rng)
         out.append(g.clone())
     return out
 

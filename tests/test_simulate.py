@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from liverpool import cli, simulate
 from liverpool.simulate import format_summary, summarize
 

@@ -31,7 +31,7 @@ from typing import Protocol, runtime_checkable
 from liverpool._core import Action, GameState, NativeBot, RuleSet, game_seeds
 from liverpool.errors import InvalidArgumentError
 
-__all__ = ["Bot", "NativeBot", "RandomBot", "play_game", "NATIVE_BOTS"]
+__all__ = ["NATIVE_BOTS", "Bot", "NativeBot", "RandomBot", "play_game"]
 
 #: The names of the engine's bots, for :class:`NativeBot` and :func:`liverpool.simulate`.
 NATIVE_BOTS: tuple[str, ...] = ("greedy", "random")

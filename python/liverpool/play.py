@@ -85,8 +85,8 @@ def parse_command(line: str) -> Action | str:
     Action.go_down([['7♠', '7♥', '7♦'], ['9♠', '9♥', '9♦']])
     >>> parse_command("layoff 1 4♣")
     Action.lay_off(1, ['4♣'])
-    >>> parse_command("swap 0 6♥ 1 low")
-    Action.swap_joker(0, '6♥', 1, 'low')
+    >>> parse_command("swap 0 6♥ 1 low") == Action.swap_joker(0, "6♥", 1, "low")
+    True
     >>> parse_command("pass"), parse_command("?")
     (Action.pass_(), 'help')
     """

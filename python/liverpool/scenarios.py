@@ -47,7 +47,7 @@ from typing import Any
 
 from liverpool._core import ScenarioReport, run_scenario_file, run_scenario_text
 
-__all__ = ["ScenarioReport", "scenario_files", "run_scenario", "run_scenarios", "add_arguments", "run"]
+__all__ = ["ScenarioReport", "add_arguments", "run", "run_scenario", "run_scenarios", "scenario_files"]
 
 StrPath = str | os.PathLike[str]
 

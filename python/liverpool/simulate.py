@@ -109,8 +109,10 @@ def format_summary(s: dict[str, Any]) -> str:
     threads = "every core" if s["threads"] is None else f"{s['threads']} thread{'s' if s['threads'] != 1 else ''}"
     speed = "-" if s["games_per_second"] is None else f"{s['games_per_second']:,.0f} games/s"
     lines = [
-        f"{s['games']:,} games, seed {s['seed']}, rules {s['rules']}, {s['players']} players: "
-        f"{', '.join(s['bots'])} ({threads})",
+        (
+            f"{s['games']:,} games, seed {s['seed']}, rules {s['rules']}, {s['players']} players: "
+            f"{', '.join(s['bots'])} ({threads})"
+        ),
         f"finished in {s['seconds']:.2f} s: {speed}",
         "",
     ]
@@ -153,8 +155,10 @@ def format_summary(s: dict[str, Any]) -> str:
     rounds_played = s["games"] * len(s["rounds"])
     lines += [
         "",
-        f"mean round length {s['mean_turns_per_round']:.1f} turns; rounds with no winner: "
-        f"{s['no_winner_rounds']} of {rounds_played:,}; drawn games: {s['draws']}",
+        (
+            f"mean round length {s['mean_turns_per_round']:.1f} turns; rounds with no winner: "
+            f"{s['no_winner_rounds']} of {rounds_played:,}; drawn games: {s['draws']}"
+        ),
     ]
     return "\n".join(lines)
 

@@ -39,7 +39,12 @@ fn main() {
         let no_winner = rows.iter().filter(|&&i| r.no_winner[i]).count();
         let buys: f64 = rows
             .iter()
-            .map(|&i| r.buys[i * r.players..(i + 1) * r.players].iter().map(|&b| b as f64).sum::<f64>())
+            .map(|&i| {
+                r.buys[i * r.players..(i + 1) * r.players]
+                    .iter()
+                    .map(|&b| b as f64)
+                    .sum::<f64>()
+            })
             .sum::<f64>()
             / rows.len() as f64;
         println!(

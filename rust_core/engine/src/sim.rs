@@ -81,7 +81,11 @@ pub struct SimResult {
 
 impl SimResult {
     fn empty(rounds: usize, players: usize) -> SimResult {
-        SimResult { rounds, players, ..SimResult::default() }
+        SimResult {
+            rounds,
+            players,
+            ..SimResult::default()
+        }
     }
 
     fn push(&mut self, game: &GameRecord) {
@@ -95,7 +99,8 @@ impl SimResult {
             self.no_winner.push(r.went_out.is_none());
         }
         self.totals.extend_from_slice(&game.totals);
-        self.winners.extend((0..self.players).map(|s| game.winners.contains(&s)));
+        self.winners
+            .extend((0..self.players).map(|s| game.winners.contains(&s)));
         self.games += 1;
     }
 
@@ -129,7 +134,11 @@ pub fn recompute_round_scores(state: &GameState) -> Vec<i32> {
     (0..state.players())
         .map(|s| {
             let hand = rules.points_of(&state.hand_cards(s)) as i32;
-            hand + if state.cut_bonus() == Some(s) { rules.cut_bonus } else { 0 }
+            hand + if state.cut_bonus() == Some(s) {
+                rules.cut_bonus
+            } else {
+                0
+            }
         })
         .collect()
 }
@@ -166,11 +175,19 @@ pub fn play_game(index: u64, seed: u64, bots: &[BotKind], rules: &Arc<RuleSet>) 
             ..e
         })?;
         if let Some(end) = event.round_end {
-            debug_assert_eq!(recompute_round_scores(&state), end.scores, "L-10: round scores from the final hands");
+            debug_assert_eq!(
+                recompute_round_scores(&state),
+                end.scores,
+                "L-10: round scores from the final hands"
+            );
             rounds.push(round_record(&state, &end));
         }
     }
-    Ok(GameRecord { rounds, totals: state.totals(), winners: state.winners() })
+    Ok(GameRecord {
+        rounds,
+        totals: state.totals(),
+        winners: state.winners(),
+    })
 }
 
 /// Simulate games `first..first + games` of the batch seeded with `seed` (one bot
@@ -186,15 +203,26 @@ pub fn simulate_range(
 ) -> Result<SimResult> {
     rules.validate()?;
     if bots.is_empty() {
-        return Err(Error::new(ErrorCode::InvalidArgument, None, "a simulation needs one bot per seat"));
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            None,
+            "a simulation needs one bot per seat",
+        ));
     }
     if games > MAX_GAMES || first.checked_add(games).is_none() {
-        return Err(Error::new(ErrorCode::BatchTooLarge, None, format!("{games} games: at most {MAX_GAMES} per call")));
+        return Err(Error::new(
+            ErrorCode::BatchTooLarge,
+            None,
+            format!("{games} games: at most {MAX_GAMES} per call"),
+        ));
     }
     // Refuse a bad player count once, up front, with the engine's explanation.
     GameState::new(Arc::clone(&rules), bots.len(), seed)?;
     let records = with_threads(threads, || {
-        (first..first + games).into_par_iter().map(|i| play_game(i, seed, bots, &rules)).collect::<Result<Vec<_>>>()
+        (first..first + games)
+            .into_par_iter()
+            .map(|i| play_game(i, seed, bots, &rules))
+            .collect::<Result<Vec<_>>>()
     })??;
     let mut result = SimResult::empty(rules.rounds() as usize, bots.len());
     for record in &records {
@@ -260,8 +288,8 @@ mod tests {
             }
             let row = &r.totals[g * 4..g * 4 + 4];
             let best = *row.iter().min().unwrap();
-            for s in 0..4 {
-                assert_eq!(r.winners[g * 4 + s], row[s] == best, "L-10.3: lowest total wins");
+            for (s, &total) in row.iter().enumerate() {
+                assert_eq!(r.winners[g * 4 + s], total == best, "L-10.3: lowest total wins");
             }
             for k in 0..7 {
                 let i = g * 7 + k;
@@ -282,9 +310,18 @@ mod tests {
         let e = simulate(1, 0, &[BotKind::Greedy; 3], liverpool(), 4, None).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidArgument);
         let e = simulate(1, 0, &[BotKind::Greedy; 9], liverpool(), 9, None).unwrap_err();
-        assert_eq!(e.code, ErrorCode::InvalidArgument, "L-1.1: more seats than the rules allow");
+        assert_eq!(
+            e.code,
+            ErrorCode::InvalidArgument,
+            "L-1.1: more seats than the rules allow"
+        );
         let e = simulate(1, 0, &[BotKind::Greedy; 4], liverpool(), 4, Some(0)).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidArgument);
-        assert!(simulate(0, 0, &[BotKind::Greedy; 4], liverpool(), 4, None).unwrap().games == 0);
+        assert!(
+            simulate(0, 0, &[BotKind::Greedy; 4], liverpool(), 4, None)
+                .unwrap()
+                .games
+                == 0
+        );
     }
 }

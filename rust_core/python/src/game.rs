@@ -7,10 +7,14 @@
 //! the engine's own JSON text, read and written with Python's `json` module, so
 //! their field names and order are exactly the engine's (CONFORMANCE.md shapes).
 
-use crate::cards::{cards_to_py, extract_card, extract_cards, parse_end, PyCard, PyMeld, PyRuleSet};
+use crate::cards::{
+    cards_to_py, extract_card, extract_cards, parse_end, PyCard, PyMeld, PyRuleSet,
+};
 use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::card::Card;
-use liverpool_engine::game::{self, observation_layout, Action, Event, GameState, Position, ScenarioReport, TableMeld};
+use liverpool_engine::game::{
+    self, observation_layout, Action, Event, GameState, Position, ScenarioReport, TableMeld,
+};
 use liverpool_engine::meld::End;
 use liverpool_engine::rules::RuleSet;
 use liverpool_engine::{Error, ErrorCode};
@@ -36,14 +40,17 @@ fn index_arg(obj: &Bound<'_, PyAny>) -> Option<u64> {
 
 /// A seed: any integer in `0..2**64`.
 fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
-    index_arg(seed).ok_or_else(|| invalid_argument(format!("seed must be an integer in 0..2**64, not {seed}")))
+    index_arg(seed)
+        .ok_or_else(|| invalid_argument(format!("seed must be an integer in 0..2**64, not {seed}")))
 }
 
 /// A seat of `state`: `invalid_argument` for anything that is not one.
 fn seat_arg(state: &GameState, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
     let players = state.players();
     let Some(s) = index_arg(seat).and_then(|s| usize::try_from(s).ok()) else {
-        return Err(invalid_argument(format!("seat {seat} does not exist: seats are 0..{players}")));
+        return Err(invalid_argument(format!(
+            "seat {seat} does not exist: seats are 0..{players}"
+        )));
     };
     py_result(state.check_seat(s))?;
     Ok(s)
@@ -53,12 +60,14 @@ fn seat_arg(state: &GameState, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
 fn players_arg(players: Option<&Bound<'_, PyAny>>, rules: &RuleSet) -> PyResult<usize> {
     match players {
         None => Ok(rules.default_players as usize),
-        Some(p) => index_arg(p).and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
-            invalid_argument(format!(
-                "{p} players: the '{}' rules allow {}..={}",
-                rules.name, rules.min_players, rules.max_players
-            ))
-        }),
+        Some(p) => index_arg(p)
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| {
+                invalid_argument(format!(
+                    "{p} players: the '{}' rules allow {}..={}",
+                    rules.name, rules.min_players, rules.max_players
+                ))
+            }),
     }
 }
 
@@ -66,7 +75,11 @@ fn players_arg(players: Option<&Bound<'_, PyAny>>, rules: &RuleSet) -> PyResult<
 fn meld_arg(meld: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
     index_arg(meld)
         .and_then(|m| usize::try_from(m).ok())
-        .ok_or_else(|| invalid_argument(format!("{what} must be a table meld number (an integer >= 0), not {meld}")))
+        .ok_or_else(|| {
+            invalid_argument(format!(
+                "{what} must be a table meld number (an integer >= 0), not {meld}"
+            ))
+        })
 }
 
 fn end_name(end: Option<End>) -> Option<&'static str> {
@@ -86,7 +99,9 @@ static JSON_MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
 static JSON_DEFAULT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 fn json_module(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
-    Ok(JSON_MODULE.get_or_try_init(py, || Ok::<_, PyErr>(py.import("json")?.unbind()))?.bind(py))
+    Ok(JSON_MODULE
+        .get_or_try_init(py, || Ok::<_, PyErr>(py.import("json")?.unbind()))?
+        .bind(py))
 }
 
 /// `json.dumps` fallback: a `Card` is written as its notation (`"7♦"`).
@@ -94,7 +109,10 @@ fn json_module(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
 fn card_as_json(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     match obj.cast::<PyCard>() {
         Ok(c) => Ok(c.get().card.to_string()),
-        Err(_) => Err(PyTypeError::new_err(format!("{} is not JSON data", obj.get_type().name()?))),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{} is not JSON data",
+            obj.get_type().name()?
+        ))),
     }
 }
 
@@ -113,9 +131,16 @@ fn py_to_json(obj: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<S
     let kwargs = PyDict::new(py);
     kwargs.set_item("ensure_ascii", false)?;
     kwargs.set_item("default", default.bind(py))?;
-    match json_module(py)?.getattr("dumps")?.call((obj,), Some(&kwargs)) {
+    match json_module(py)?
+        .getattr("dumps")?
+        .call((obj,), Some(&kwargs))
+    {
         Ok(text) => text.extract(),
-        Err(e) => Err(to_py(Error::new(code, None, format!("{what} is not JSON data: {}", e.value(py))))),
+        Err(e) => Err(to_py(Error::new(
+            code,
+            None,
+            format!("{what} is not JSON data: {}", e.value(py)),
+        ))),
     }
 }
 
@@ -175,7 +200,9 @@ impl PyAction {
             None => None,
             // Any int that fits is kept as is: the engine refuses it with `bad_cut`.
             Some(s) => Some(s.extract::<i64>().map_err(|_| {
-                invalid_argument(format!("cut size must be an integer (1..deck size - 1), not {s}"))
+                invalid_argument(format!(
+                    "cut size must be an integer (1..deck size - 1), not {s}"
+                ))
             })?),
         };
         Ok(Action::Cut { size }.into())
@@ -210,7 +237,9 @@ impl PyAction {
     #[staticmethod]
     fn go_down(melds: &Bound<'_, PyAny>) -> PyResult<Self> {
         if melds.is_instance_of::<PyString>() {
-            return Err(invalid_argument("go_down takes a list of card lists, one per meld, not one string"));
+            return Err(invalid_argument(
+                "go_down takes a list of card lists, one per meld, not one string",
+            ));
         }
         let mut groups = Vec::new();
         for g in melds.try_iter()? {
@@ -221,8 +250,17 @@ impl PyAction {
     /// L-5.3: add `cards` to table meld number `meld`; `end` ("low"/"high") places a joker on a run.
     #[staticmethod]
     #[pyo3(signature = (meld, cards, end = None))]
-    fn lay_off(meld: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, end: Option<&str>) -> PyResult<Self> {
-        Ok(Action::LayOff { meld: meld_arg(meld, "meld")?, cards: extract_cards(cards)?, end: parse_end(end)? }.into())
+    fn lay_off(
+        meld: &Bound<'_, PyAny>,
+        cards: &Bound<'_, PyAny>,
+        end: Option<&str>,
+    ) -> PyResult<Self> {
+        Ok(Action::LayOff {
+            meld: meld_arg(meld, "meld")?,
+            cards: extract_cards(cards)?,
+            end: parse_end(end)?,
+        }
+        .into())
     }
     /// L-7.2: put natural `card` in place of the joker of run `meld`, and lay the joker off on `to_meld`.
     #[staticmethod]
@@ -244,7 +282,10 @@ impl PyAction {
     /// L-5.5 / L-5.6: discard `card` and end the turn (going out with the last card).
     #[staticmethod]
     fn discard(card: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(Action::Discard { card: extract_card(card)? }.into())
+        Ok(Action::Discard {
+            card: extract_card(card)?,
+        }
+        .into())
     }
     /// After a round ends, the next dealer shuffles and the next round waits for its cut.
     #[staticmethod]
@@ -261,7 +302,10 @@ impl PyAction {
     #[staticmethod]
     fn from_dict(step: &Bound<'_, PyAny>) -> PyResult<Self> {
         if !step.is_instance_of::<PyDict>() {
-            return Err(invalid_argument(format!("an action dict is a dict, not {}", step.get_type().name()?)));
+            return Err(invalid_argument(format!(
+                "an action dict is a dict, not {}",
+                step.get_type().name()?
+            )));
         }
         Ok(action_from_dict(step)?.into())
     }
@@ -286,7 +330,12 @@ impl PyAction {
     #[getter]
     fn melds<'py>(&self, py: Python<'py>) -> PyResult<Option<Vec<Bound<'py, PyList>>>> {
         match &self.action {
-            Action::GoDown { melds } => Ok(Some(melds.iter().map(|g| cards_to_py(py, g)).collect::<PyResult<_>>()?)),
+            Action::GoDown { melds } => Ok(Some(
+                melds
+                    .iter()
+                    .map(|g| cards_to_py(py, g))
+                    .collect::<PyResult<_>>()?,
+            )),
             _ => Ok(None),
         }
     }
@@ -330,7 +379,10 @@ impl PyAction {
             _ => None,
         }
     }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
         let from_dict = py.get_type::<PyAction>().getattr("from_dict")?;
         Ok((from_dict, (self.to_dict(py)?,)))
     }
@@ -344,9 +396,21 @@ impl PyAction {
                 let groups: Vec<String> = melds.iter().map(|g| quoted(g)).collect();
                 format!("Action.go_down([{}])", groups.join(", "))
             }
-            Action::LayOff { meld, cards, end } => format!("Action.lay_off({meld}, {}{})", quoted(cards), end_suffix(*end)),
-            Action::SwapJoker { meld, card, to_meld, end } => {
-                format!("Action.swap_joker({meld}, '{card}', {to_meld}{})", end_suffix(*end))
+            Action::LayOff { meld, cards, end } => format!(
+                "Action.lay_off({meld}, {}{})",
+                quoted(cards),
+                end_suffix(*end)
+            ),
+            Action::SwapJoker {
+                meld,
+                card,
+                to_meld,
+                end,
+            } => {
+                format!(
+                    "Action.swap_joker({meld}, '{card}', {to_meld}{})",
+                    end_suffix(*end)
+                )
             }
             Action::Discard { card } => format!("Action.discard('{card}')"),
             other => format!("Action.{}()", other.name()),
@@ -416,11 +480,20 @@ impl PyTableMeld {
     }
     #[getter]
     fn meld(&self) -> PyMeld {
-        PyMeld { meld: self.table_meld.meld.clone() }
+        PyMeld {
+            meld: self.table_meld.meld.clone(),
+        }
     }
     fn __repr__(&self) -> String {
-        let kind = if self.table_meld.meld.is_set() { "set" } else { "run" };
-        format!("TableMeld(owner={}, meld=Meld.{kind}('{}'))", self.table_meld.owner, self.table_meld.meld)
+        let kind = if self.table_meld.meld.is_set() {
+            "set"
+        } else {
+            "run"
+        };
+        format!(
+            "TableMeld(owner={}, meld=Meld.{kind}('{}'))",
+            self.table_meld.owner, self.table_meld.meld
+        )
     }
 }
 
@@ -458,7 +531,11 @@ impl PyGameState {
     /// `seed`; `players` defaults to the rule set's default (4 in profile L).
     #[new]
     #[pyo3(signature = (seed = None, players = None, rules = None))]
-    fn new(seed: Option<&Bound<'_, PyAny>>, players: Option<&Bound<'_, PyAny>>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+    fn new(
+        seed: Option<&Bound<'_, PyAny>>,
+        players: Option<&Bound<'_, PyAny>>,
+        rules: Option<PyRef<'_, PyRuleSet>>,
+    ) -> PyResult<Self> {
         let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
         let rules = rules_arg(rules);
         let players = players_arg(players, &rules)?;
@@ -486,11 +563,17 @@ impl PyGameState {
                 .cast::<PyTuple>()
                 .ok()
                 .filter(|t| t.len() == 2)
-                .ok_or_else(|| invalid_argument(format!("action {i}: expected a (seat, action) pair, not {item}")))?;
+                .ok_or_else(|| {
+                    invalid_argument(format!(
+                        "action {i}: expected a (seat, action) pair, not {item}"
+                    ))
+                })?;
             let seat_obj = pair.get_item(0)?;
             let seat = index_arg(&seat_obj)
                 .and_then(|s| usize::try_from(s).ok())
-                .ok_or_else(|| invalid_argument(format!("action {i}: seat {seat_obj} does not exist")))?;
+                .ok_or_else(|| {
+                    invalid_argument(format!("action {i}: seat {seat_obj} does not exist"))
+                })?;
             steps.push((seat, extract_action(&pair.get_item(1)?)?));
         }
         Ok(py_result(GameState::replay(rules, players, seed, &steps))?.into())
@@ -501,7 +584,10 @@ impl PyGameState {
     /// inconsistent position raises `PositionError` (`bad_position`).
     #[staticmethod]
     #[pyo3(signature = (position, rules = None))]
-    fn from_position(position: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+    fn from_position(
+        position: &Bound<'_, PyAny>,
+        rules: Option<PyRef<'_, PyRuleSet>>,
+    ) -> PyResult<Self> {
         let pos = position_from_py(position)?;
         let state = match rules {
             None => GameState::from_position(&pos),
@@ -591,7 +677,9 @@ impl PyGameState {
     }
     #[getter]
     fn rules(&self) -> PyRuleSet {
-        PyRuleSet { rules: self.state.rules().clone() }
+        PyRuleSet {
+            rules: self.state.rules().clone(),
+        }
     }
     /// This round's contract, e.g. `"2 sets"` (L-3).
     #[getter]
@@ -601,7 +689,9 @@ impl PyGameState {
     /// Every hand (cards in id order, jokers last). Hidden information: bots see `view(seat)`.
     #[getter]
     fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-        (0..self.state.players()).map(|s| cards_to_py(py, &self.state.hand_cards(s))).collect()
+        (0..self.state.players())
+            .map(|s| cards_to_py(py, &self.state.hand_cards(s)))
+            .collect()
     }
     /// One seat's hand.
     fn hand<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
@@ -634,7 +724,13 @@ impl PyGameState {
     /// The table melds, numbered in the order they were laid.
     #[getter]
     fn table(&self) -> Vec<PyTableMeld> {
-        self.state.table().iter().map(|m| PyTableMeld { table_meld: m.clone() }).collect()
+        self.state
+            .table()
+            .iter()
+            .map(|m| PyTableMeld {
+                table_meld: m.clone(),
+            })
+            .collect()
     }
     /// Per seat: has gone down this round.
     #[getter]
@@ -692,7 +788,11 @@ impl PyGameState {
     /// Every applied `(seat, action)`, in order.
     #[getter]
     fn history(&self) -> Vec<(usize, PyAction)> {
-        self.state.history().into_iter().map(|(s, a)| (s, a.into())).collect()
+        self.state
+            .history()
+            .into_iter()
+            .map(|(s, a)| (s, a.into()))
+            .collect()
     }
 
     // ----- acting -----
@@ -700,7 +800,11 @@ impl PyGameState {
     /// The legal actions of `seat` (default: `to_act`), sorted; empty when the
     /// engine does not wait for that seat.
     #[pyo3(signature = (seat = None))]
-    fn legal_actions(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyAction>> {
+    fn legal_actions(
+        &self,
+        py: Python<'_>,
+        seat: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<PyAction>> {
         let seat = seat.map(|s| seat_arg(&self.state, s)).transpose()?;
         let state = &self.state;
         let actions = py.detach(|| state.legal_actions(seat));
@@ -724,7 +828,9 @@ impl PyGameState {
     fn apply(&mut self, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<PyEvent> {
         let seat = seat_arg(&self.state, seat)?;
         let action = extract_action(action)?;
-        Ok(PyEvent { event: py_result(self.state.apply(seat, &action))? })
+        Ok(PyEvent {
+            event: py_result(self.state.apply(seat, &action))?,
+        })
     }
 
     // ----- views -----
@@ -743,7 +849,11 @@ impl PyGameState {
     }
 
     /// `seat`'s observation as a 1-D float32 array; blocks as in `observation_layout()`.
-    fn observation_tensor<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = seat_arg(&self.state, seat)?;
         Ok(py_result(self.state.observation_tensor(seat))?.into_pyarray(py))
     }
@@ -790,7 +900,14 @@ impl PyScenarioReport {
     #[new]
     #[pyo3(signature = (id, message = None, path = None))]
     fn new(id: String, message: Option<String>, path: Option<PathBuf>) -> Self {
-        PyScenarioReport { report: ScenarioReport { id, path, failure: message, steps_run: 0 } }
+        PyScenarioReport {
+            report: ScenarioReport {
+                id,
+                path,
+                failure: message,
+                steps_run: 0,
+            },
+        }
     }
     /// The scenario's `id` (the file name when it has none or cannot be read).
     #[getter]
@@ -829,13 +946,17 @@ impl PyScenarioReport {
 /// Run one scenario file; an unreadable or invalid file is a failed report.
 #[pyfunction]
 fn run_scenario_file(py: Python<'_>, path: PathBuf) -> PyScenarioReport {
-    PyScenarioReport { report: py.detach(|| game::run_file(&path)) }
+    PyScenarioReport {
+        report: py.detach(|| game::run_file(&path)),
+    }
 }
 
 /// Run one scenario given as JSON text.
 #[pyfunction]
 fn run_scenario_text(py: Python<'_>, text: &str) -> PyScenarioReport {
-    PyScenarioReport { report: py.detach(|| game::run_scenario(text)) }
+    PyScenarioReport {
+        report: py.detach(|| game::run_scenario(text)),
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -32,7 +32,10 @@ fn bot_kinds(bots: &Bound<'_, PyAny>) -> PyResult<Vec<BotKind>> {
         Ok(s) => s.to_str()?.split(',').map(str::to_owned).collect(),
         Err(_) => {
             let mut names = Vec::new();
-            for item in bots.try_iter().map_err(|_| invalid_argument(format!("bots must be a sequence of bot names, not {bots}")))? {
+            for item in bots
+                .try_iter()
+                .map_err(|_| invalid_argument(format!("bots must be a sequence of bot names, not {bots}")))?
+            {
                 let item = item?;
                 let name = item
                     .cast::<PyString>()
@@ -65,7 +68,10 @@ impl PyNativeBot {
     fn new(kind: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let seed = seed.map(|s| count_arg(s, "seed")).transpose()?.unwrap_or(0);
         let kind = py_result(BotKind::parse(kind))?;
-        Ok(PyNativeBot { bot: kind.build(seed), seed })
+        Ok(PyNativeBot {
+            bot: kind.build(seed),
+            seed,
+        })
     }
 
     /// `"greedy"` or `"random"`.
@@ -82,7 +88,12 @@ impl PyNativeBot {
     /// The action this bot takes for `seat` (default: `state.to_act`).
     /// `InvalidArgumentError` if `seat` is not the seat to act or the game is over.
     #[pyo3(signature = (state, seat = None))]
-    fn choose(&mut self, py: Python<'_>, state: PyRef<'_, PyGameState>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<PyAction> {
+    fn choose(
+        &mut self,
+        py: Python<'_>,
+        state: PyRef<'_, PyGameState>,
+        seat: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyAction> {
         let state = &state.state;
         let Some(to_act) = state.to_act() else {
             return Err(invalid_argument("the game is over: no seat has a decision to make"));
@@ -92,7 +103,9 @@ impl PyNativeBot {
             Some(s) => count_arg(s, "seat")? as usize,
         };
         if seat != to_act {
-            return Err(invalid_argument(format!("seat {seat} has no decision to make: seat {to_act} is to act")));
+            return Err(invalid_argument(format!(
+                "seat {seat} has no decision to make: seat {to_act} is to act"
+            )));
         }
         let bot = &mut self.bot;
         Ok(py.detach(|| bot.choose(state, seat)).into())
@@ -107,12 +120,19 @@ impl PyNativeBot {
 /// and one `NativeBot` seed per seat. `simulate` plays game `index` with exactly
 /// these, so `liverpool.bots.play_game` can replay any simulated game.
 #[pyfunction]
-fn game_seeds(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>, players: &Bound<'_, PyAny>) -> PyResult<(u64, Vec<u64>)> {
+fn game_seeds(
+    seed: &Bound<'_, PyAny>,
+    index: &Bound<'_, PyAny>,
+    players: &Bound<'_, PyAny>,
+) -> PyResult<(u64, Vec<u64>)> {
     let seed = count_arg(seed, "seed")?;
     let index = count_arg(index, "index")?;
     let players = count_arg(players, "players")?;
     if players > liverpool_engine::game::MAX_SEATS as u64 {
-        return Err(invalid_argument(format!("{players} players: at most {}", liverpool_engine::game::MAX_SEATS)));
+        return Err(invalid_argument(format!(
+            "{players} players: at most {}",
+            liverpool_engine::game::MAX_SEATS
+        )));
     }
     Ok(liverpool_engine::sim::game_seeds(seed, index, players as usize))
 }
@@ -279,7 +299,11 @@ fn simulate(
 #[pyfunction]
 #[pyo3(signature = (iterations = None))]
 fn bench_clone_ns(py: Python<'_>, iterations: Option<&Bound<'_, PyAny>>) -> PyResult<f64> {
-    let iterations = iterations.map(|i| count_arg(i, "iterations")).transpose()?.unwrap_or(100_000).max(1);
+    let iterations = iterations
+        .map(|i| count_arg(i, "iterations"))
+        .transpose()?
+        .unwrap_or(100_000)
+        .max(1);
     Ok(py.detach(|| {
         let state = mid_game_state();
         let start = Instant::now();

@@ -46,7 +46,11 @@ struct Pool {
 
 impl Pool {
     fn new(hand: &CardCounts) -> Pool {
-        let mut pool = Pool { counts: hand.0, masks: [0; 4], rank_totals: [0; 14] };
+        let mut pool = Pool {
+            counts: hand.0,
+            masks: [0; 4],
+            rank_totals: [0; 14],
+        };
         pool.counts[JOKER_ID as usize] = 0;
         // Branch-free: hands are random, so "is this card here?" mispredicts often.
         for suit in 0..4usize {
@@ -135,7 +139,12 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
     let mut pool = Pool::new(hand);
     let jokers = hand.jokers() as u32;
     let set_len = rules.set_size_min.max(1) as u32;
-    let run_len = if contract.whole_hand { rules.whole_hand_run_min } else { rules.run_size_min }.clamp(1, 13);
+    let run_len = if contract.whole_hand {
+        rules.whole_hand_run_min
+    } else {
+        rules.run_size_min
+    }
+    .clamp(1, 13);
     let set_naturals = rules.min_naturals_set.max(1) as u32;
     let run_naturals = rules.min_naturals_run.max(1) as u32;
 
@@ -173,7 +182,14 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
                 }
                 if let Some((present, lo)) = suit_best[s] {
                     if best_run.is_none_or(|(p, _)| present >= p) {
-                        best_run = Some((present, ChosenRun { suit, lo, hi: lo + run_len - 1 }));
+                        best_run = Some((
+                            present,
+                            ChosenRun {
+                                suit,
+                                lo,
+                                hi: lo + run_len - 1,
+                            },
+                        ));
                     }
                 }
             }
@@ -251,7 +267,11 @@ fn best_window(mask: PositionMask, suit: u8, run_len: u8, chosen: &[ChosenRun], 
         if lo > 1 {
             present = present + bit(hi) - bit(lo - 1);
         }
-        if constrained && chosen.iter().any(|c| c.suit == suit && (c.hi + 1 == lo || hi + 1 == c.lo)) {
+        if constrained
+            && chosen
+                .iter()
+                .any(|c| c.suit == suit && (c.hi + 1 == lo || hi + 1 == c.lo))
+        {
             continue;
         }
         best = best.max((present + 1) << 4 | lo as u32);
@@ -277,10 +297,19 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
         return true;
     }
     if contract.runs > 0 {
-        let run_len = if contract.whole_hand { rules.whole_hand_run_min } else { rules.run_size_min }.clamp(1, 13);
+        let run_len = if contract.whole_hand {
+            rules.whole_hand_run_min
+        } else {
+            rules.run_size_min
+        }
+        .clamp(1, 13);
         let reach = run_len - 1;
         let suit = card.suit_index();
-        let positions: &[u8] = if rank == 1 { &[1, 14] } else { std::slice::from_ref(&rank) };
+        let positions: &[u8] = if rank == 1 {
+            &[1, 14]
+        } else {
+            std::slice::from_ref(&rank)
+        };
         for &p in positions {
             for q in p.saturating_sub(reach).max(1)..=(p + reach).min(14) {
                 if q != p && hand.0[id_at(suit, q)] > 0 && !(rank == 1 && (q == 1 || q == 14)) {
@@ -298,7 +327,12 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
 /// arrangement is no meld at all, and the search can be skipped.
 pub fn could_meld(cards: &CardCounts, sets: bool, runs: bool, rules: &RuleSet) -> bool {
     let pool = Pool::new(cards);
-    if sets && pool.rank_totals.iter().any(|&n| n as u32 >= rules.set_size_min.max(1) as u32) {
+    if sets
+        && pool
+            .rank_totals
+            .iter()
+            .any(|&n| n as u32 >= rules.set_size_min.max(1) as u32)
+    {
         return true;
     }
     if runs {
@@ -326,9 +360,17 @@ pub fn connections(hand: &CardCounts, card: Card) -> u32 {
     }
     let rank = card.rank();
     // The card itself is not its own mate.
-    let same_rank = Suit::ALL.iter().map(|&s| hand.get(Card::new(rank, s)) as u32).sum::<u32>().saturating_sub(1);
+    let same_rank = Suit::ALL
+        .iter()
+        .map(|&s| hand.get(Card::new(rank, s)) as u32)
+        .sum::<u32>()
+        .saturating_sub(1);
     let suit = card.suit_index();
-    let positions: &[u8] = if rank == 1 { &[1, 14] } else { std::slice::from_ref(&rank) };
+    let positions: &[u8] = if rank == 1 {
+        &[1, 14]
+    } else {
+        std::slice::from_ref(&rank)
+    };
     let mut near = 0u32;
     for &p in positions {
         for q in p.saturating_sub(2).max(1)..=(p + 2).min(14) {
@@ -377,7 +419,7 @@ mod tests {
     #[test]
     fn runs_count_positions_and_aces_play_high_or_low() {
         let (c, rules) = round(3); // 2 runs
-        // 2-5♥ is a run; J-Q-K-A♠ is a run with the ace high.
+                                   // 2-5♥ is a run; J-Q-K-A♠ is a run with the ace high.
         assert_eq!(cards_missing(&hand("2♥ 3♥ 4♥ 5♥ J♠ Q♠ K♠ A♠"), &c, &rules), 0);
         // A-2-3♦ lacks 4♦; 5-7♣ lacks one end.
         assert_eq!(cards_missing(&hand("A♦ 2♦ 3♦ 5♣ 6♣ 7♣"), &c, &rules), 2);
@@ -407,13 +449,22 @@ mod tests {
         let rules = RuleSet::liverpool();
         assert!(could_meld(&hand("7♠ 7♥ 7♠ 2♣"), true, false, &rules));
         assert!(!could_meld(&hand("7♠ 7♥ 7♠ 2♣"), false, true, &rules));
-        assert!(could_meld(&hand("J♦ Q♦ K♦ A♦"), false, true, &rules), "ace high (L-4.3)");
-        assert!(!could_meld(&hand("Q♦ K♦ A♦ 2♦"), false, true, &rules), "no wrap (L-4.3)");
+        assert!(
+            could_meld(&hand("J♦ Q♦ K♦ A♦"), false, true, &rules),
+            "ace high (L-4.3)"
+        );
+        assert!(
+            !could_meld(&hand("Q♦ K♦ A♦ 2♦"), false, true, &rules),
+            "no wrap (L-4.3)"
+        );
         let (c, rules) = round(1);
         let h = hand("7♠ 7♥ 9♠ 2♣");
         assert!(could_help(&h, Card::parse("7♦").unwrap(), &c, &rules));
         assert!(could_help(&h, Card::JOKER, &c, &rules));
-        assert!(!could_help(&h, Card::parse("8♠").unwrap(), &c, &rules), "round 1 has no runs");
+        assert!(
+            !could_help(&h, Card::parse("8♠").unwrap(), &c, &rules),
+            "round 1 has no runs"
+        );
         let (c, rules) = round(3);
         assert!(could_help(&h, Card::parse("8♠").unwrap(), &c, &rules));
         assert!(!could_help(&h, Card::parse("K♥").unwrap(), &c, &rules));

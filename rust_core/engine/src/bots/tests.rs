@@ -22,7 +22,10 @@ fn state(v: Value) -> GameState {
     GameState::from_position(&Position::from_value(v).unwrap()).unwrap()
 }
 fn hands(list: [&str; 4]) -> Value {
-    json!(list.iter().map(|h| h.split_whitespace().collect::<Vec<_>>()).collect::<Vec<_>>())
+    json!(list
+        .iter()
+        .map(|h| h.split_whitespace().collect::<Vec<_>>())
+        .collect::<Vec<_>>())
 }
 fn greedy(g: &GameState, seat: usize) -> Action {
     GreedyBot::new(1).choose(g, seat)
@@ -46,8 +49,16 @@ fn greedy_plays_the_worked_example() {
     // 7♦ completes the two sets (L-11): take it, then go down at once (L-4.6).
     assert_eq!(greedy(&g, 0), Action::TakeDiscard);
     g.apply(0, &Action::TakeDiscard).unwrap();
-    let Action::GoDown { melds } = greedy(&g, 0) else { panic!("greedy should go down") };
-    let mut melds: Vec<Vec<Card>> = melds.into_iter().map(|mut m| { m.sort(); m }).collect();
+    let Action::GoDown { melds } = greedy(&g, 0) else {
+        panic!("greedy should go down")
+    };
+    let mut melds: Vec<Vec<Card>> = melds
+        .into_iter()
+        .map(|mut m| {
+            m.sort();
+            m
+        })
+        .collect();
     melds.sort();
     assert_eq!(melds, vec![cs("7♠ 7♥ 7♦"), cs("9♠ 9♥ 9♦")]);
     g.apply(0, &Action::GoDown { melds }).unwrap();
@@ -69,8 +80,12 @@ fn greedy_buys_a_card_that_brings_its_contract_closer() {
     // Seat 1 holds 2♠ 2♥ and 10♠ 10♥: 7♦ does nothing for it. Seat 2 holds pairs of 3,
     // 6, 8: nothing. Make 7♦ useful to seat 2 by giving it 7♠ 7♣ instead of 3♠ 3♥.
     let mut p: Value = serde_json::from_str(&worked_example().to_position().to_json()).unwrap();
-    p["hands"] = hands(["4♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥", "2♠ 2♥ 5♦ 6♦ J♣ Q♣ K♠ 4♥ 10♠ 10♥",
-                        "7♠ 7♣ 6♠ 6♥ 8♠ 8♥ J♦ Q♦ K♦ 2♣", "4♦ 3♠ 5♠ 5♥ 10♦ J♠ Q♠ K♥ 6♣ 7♣"]);
+    p["hands"] = hands([
+        "4♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥",
+        "2♠ 2♥ 5♦ 6♦ J♣ Q♣ K♠ 4♥ 10♠ 10♥",
+        "7♠ 7♣ 6♠ 6♥ 8♠ 8♥ J♦ Q♦ K♦ 2♣",
+        "4♦ 3♠ 5♠ 5♥ 10♦ J♠ Q♠ K♥ 6♣ 7♣",
+    ]);
     let mut g = state(p);
     assert_eq!(greedy(&g, 0), Action::DeclineDiscard);
     g.apply(0, &Action::DeclineDiscard).unwrap();
@@ -94,11 +109,26 @@ fn greedy_sheds_by_swap_and_lay_off_and_keeps_a_card() {
     }));
     // L-7.2: 5♥ replaces the joker, which goes on the set of queens.
     let swap = greedy(&g, 0);
-    assert_eq!(swap, Action::SwapJoker { meld: 1, card: c("5♥"), to_meld: 0, end: None });
+    assert_eq!(
+        swap,
+        Action::SwapJoker {
+            meld: 1,
+            card: c("5♥"),
+            to_meld: 0,
+            end: None
+        }
+    );
     g.apply(0, &swap).unwrap();
     // L-5.3: Q♠ on the set.
     let lay = greedy(&g, 0);
-    assert_eq!(lay, Action::LayOff { meld: 0, cards: vec![c("Q♠")], end: None });
+    assert_eq!(
+        lay,
+        Action::LayOff {
+            meld: 0,
+            cards: vec![c("Q♠")],
+            end: None
+        }
+    );
     g.apply(0, &lay).unwrap();
     // 9♣ fits nowhere: discard it and go out (L-5.6).
     assert_eq!(greedy(&g, 0), Action::Discard { card: c("9♣") });
@@ -128,9 +158,15 @@ fn greedy_discards_a_joker_only_when_nothing_else_is_left() {
         "stock": ["2♦", "3♥"], "discard": ["10♥"],
         "table": [], "down": [false, false, false, false], "totals": [0, 0, 0, 0]
     }));
-    let Action::Discard { card } = greedy(&g, 0) else { panic!() };
+    let Action::Discard { card } = greedy(&g, 0) else {
+        panic!()
+    };
     assert!(!card.is_joker());
-    assert_eq!(g.rules().card_points(card), 10, "the highest-points card outside any meld: K♠ or 10♣");
+    assert_eq!(
+        g.rules().card_points(card),
+        10,
+        "the highest-points card outside any meld: K♠ or 10♣"
+    );
 }
 
 #[test]
@@ -145,7 +181,9 @@ fn greedy_goes_down_in_round_7_only_with_the_whole_hand() {
     };
     let whole = base("A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 7♥ 8♥ 9♥ 9♣ 10♣ J♣ Q♣");
     let action = greedy(&whole, 0);
-    let Action::GoDown { melds } = &action else { panic!("L-8.1: the whole hand is three runs: {action:?}") };
+    let Action::GoDown { melds } = &action else {
+        panic!("L-8.1: the whole hand is three runs: {action:?}")
+    };
     assert_eq!(melds.iter().map(|m| m.len()).sum::<usize>(), 13);
     // One stray card: no go-down, a discard (and it is the stray K♦).
     let stray = base("A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 7♥ 8♥ K♦ 9♣ 10♣ J♣ Q♣");
@@ -171,13 +209,20 @@ fn estimate_is_close_whenever_the_contract_is_held() {
                 let missing = cards_missing(&hand, &contract, &rules);
                 let has = crate::search::has_contract(&hand, &contract, &rules);
                 held += has as usize;
-                assert!(!has || missing <= super::greedy::exact_check_missing(&contract), "round {round}: {:?}", hand.to_cards());
+                assert!(
+                    !has || missing <= super::greedy::exact_check_missing(&contract),
+                    "round {round}: {:?}",
+                    hand.to_cards()
+                );
                 assert!(missing > 0 || has, "round {round}: {:?}", hand.to_cards());
             }
         }
     }
     assert!(held > 500, "the sample must hold contracts to test anything ({held})");
-    assert_eq!(cards_missing(&counts("7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 2♣"), &rules.contracts[0], &rules), 0);
+    assert_eq!(
+        cards_missing(&counts("7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 2♣"), &rules.contracts[0], &rules),
+        0
+    );
 }
 
 #[test]
@@ -198,11 +243,16 @@ fn whole_hands_are_always_searched() {
             let lo = 1 + rng.below(15 - len as u32) as u8;
             let joker_at = rng.below(8) as u8; // a joker in about half the runs
             for pos in lo..lo + len {
-                let card = if pos - lo == joker_at { Card::JOKER } else { Card::new(if pos == 14 { 1 } else { pos }, suit) };
+                let card = if pos - lo == joker_at {
+                    Card::JOKER
+                } else {
+                    Card::new(if pos == 14 { 1 } else { pos }, suit)
+                };
                 hand.0[card.id() as usize] += 1;
             }
         }
-        if hand.0.iter().any(|&n| n > 2) || hand.jokers() > 3 || !crate::search::has_contract(&hand, &contract, &rules) {
+        if hand.0.iter().any(|&n| n > 2) || hand.jokers() > 3 || !crate::search::has_contract(&hand, &contract, &rules)
+        {
             continue; // more copies than two decks hold, or runs that touch (L-4.4)
         }
         tested += 1;
@@ -237,9 +287,12 @@ fn random_bot_is_deterministic_and_legal() {
 #[test]
 fn full_games_end_with_consistent_scores() {
     let rules = Arc::new(RuleSet::liverpool());
-    for (i, bots) in [[BotKind::Greedy; 4], [BotKind::Greedy, BotKind::Random, BotKind::Greedy, BotKind::Random]]
-        .iter()
-        .enumerate()
+    for (i, bots) in [
+        [BotKind::Greedy; 4],
+        [BotKind::Greedy, BotKind::Random, BotKind::Greedy, BotKind::Random],
+    ]
+    .iter()
+    .enumerate()
     {
         for game in 0..3u64 {
             let (game_seed, seeds) = crate::sim::game_seeds(17, game + 10 * i as u64, 4);
@@ -272,7 +325,10 @@ fn greedy_beats_random() {
     let mean = |seat: usize| (0..r.games).map(|g| r.totals[g * 4 + seat] as f64).sum::<f64>() / r.games as f64;
     let greedy = (mean(0) + mean(2)) / 2.0;
     let random = (mean(1) + mean(3)) / 2.0;
-    assert!(greedy < random, "L-10.3 lower is better: greedy {greedy}, random {random}");
+    assert!(
+        greedy < random,
+        "L-10.3 lower is better: greedy {greedy}, random {random}"
+    );
 }
 
 #[test]

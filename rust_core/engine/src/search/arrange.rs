@@ -52,6 +52,8 @@ struct Walk<'a> {
 
 struct State {
     pool: Pool,
+    /// Bit `id` set while `pool[id] > 0`, naturals only (finds the next card fast).
+    present: u64,
     /// Cards declared deadwood so far, and their points.
     dead: Pool,
     dead_points: u32,
@@ -71,6 +73,11 @@ pub(crate) fn search_arrangement(hand: &Pool, rules: &RuleSet, scratch: &mut Scr
     cands.clear();
     push_sets(hand, rules, &sizes, &points, cands);
     push_runs(hand, rules, &sizes, &points, cands);
+    if cands.is_empty() {
+        // Nothing melds: the whole hand is deadwood (the common case for random hands).
+        let total = pool_points(hand, &points);
+        return Arranged { deadwood_points: total, deadwood: *hand, melds: Vec::new() };
+    }
     cands.sort_unstable_by_key(|c| (c.min_id(), std::cmp::Reverse(c.points)));
 
     let mut first = [0u32; CARD_KINDS + 1];
@@ -95,8 +102,10 @@ pub(crate) fn search_arrangement(hand: &Pool, rules: &RuleSet, scratch: &mut Scr
     let total = pool_points(hand, &points);
     let dead_points = pool_points(&dead, &points);
     let walk = Walk { points, cands, first, mode };
+    let present = (0..JOKER_ID as usize).filter(|&id| pool[id] > 0).fold(0u64, |m, id| m | 1 << id);
     let mut st = State {
         pool,
+        present,
         dead,
         dead_points,
         chosen: std::mem::take(&mut scratch.chosen),
@@ -128,10 +137,12 @@ impl Walk<'_> {
         if self.hopeless(st) {
             return;
         }
-        let Some(c) = (from..JOKER_ID as usize).find(|&id| st.pool[id] > 0) else {
+        let later = st.present & (u64::MAX << from);
+        if later == 0 {
             self.finish(st);
             return;
-        };
+        }
+        let c = later.trailing_zeros() as usize;
         let floor = if c == from { floor } else { 0 };
         let (lo, hi) = (self.first[c] + floor, self.first[c + 1]);
         for k in lo..hi {
@@ -139,21 +150,23 @@ impl Walk<'_> {
             if !cand.fits(&st.pool) {
                 continue;
             }
-            cand.take(&mut st.pool);
+            cand.take_tracked(&mut st.pool, &mut st.present);
             st.chosen.push(k);
             self.step(st, c, k - self.first[c]);
             st.chosen.pop();
-            cand.put_back(&mut st.pool);
+            cand.put_back_tracked(&mut st.pool, &mut st.present);
         }
         // Or every copy of `c` left is deadwood.
         let n = st.pool[c];
         st.pool[c] = 0;
+        st.present &= !(1u64 << c);
         st.dead[c] += n;
         let p = n as u32 * self.points[c] as u32;
         st.dead_points += p;
         self.step(st, c + 1, 0);
         st.dead_points -= p;
         st.dead[c] -= n;
+        st.present |= 1u64 << c;
         st.pool[c] = n;
     }
 

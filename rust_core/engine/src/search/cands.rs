@@ -132,6 +132,27 @@ impl Cand {
         }
     }
 
+    /// [`Cand::take`], also clearing in `present` (bit per card id) the ids it empties.
+    #[inline]
+    pub fn take_tracked(&self, pool: &mut Pool, present: &mut u64) {
+        self.take(pool);
+        for i in 0..self.n_need as usize {
+            let id = self.need_ids[i];
+            if pool[id as usize] == 0 {
+                *present &= !(1u64 << id);
+            }
+        }
+    }
+
+    /// Undo [`Cand::take_tracked`].
+    #[inline]
+    pub fn put_back_tracked(&self, pool: &mut Pool, present: &mut u64) {
+        self.put_back(pool);
+        for i in 0..self.n_need as usize {
+            *present |= 1u64 << self.need_ids[i];
+        }
+    }
+
     /// Bit `id` set for every card id this meld uses (bit 52 for the joker).
     pub fn id_mask(&self) -> u64 {
         let mut m = if self.jokers > 0 { 1u64 << JOKER_ID } else { 0 };
@@ -192,8 +213,9 @@ pub(crate) fn push_sets(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
     let jokers = pool[JOKER_ID as usize] as u32;
     let min_naturals = rules.min_naturals_set.max(1) as u32;
     for rank in 1..=13u8 {
-        let c = [0u8, 1, 2, 3].map(|s| pool[(s * 13 + rank - 1) as usize]);
-        let available: u32 = c.iter().map(|&n| n as u32).sum();
+        let at = |suit: u8| pool[(suit * 13 + rank - 1) as usize];
+        let c = [at(0), at(1), at(2), at(3)];
+        let available = c[0] as u32 + c[1] as u32 + c[2] as u32 + c[3] as u32;
         if available < min_naturals || available + jokers < sizes.set_min {
             continue;
         }

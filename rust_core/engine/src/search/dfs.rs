@@ -60,6 +60,9 @@ pub(crate) fn multiset_cmp(a: &Pool, b: &Pool) -> Ordering {
 
 /// What the search is for.
 pub(crate) trait Goal {
+    /// Does the goal prune on points? If not, candidates need no ordering and no
+    /// bound is computed.
+    const BOUNDED: bool = true;
     /// Is a partial go-down that can reach at most `ub` points in melds worth extending?
     fn worth(&self, ub: u32) -> bool;
     /// A complete go-down; return `true` to stop the search.
@@ -142,14 +145,18 @@ pub(crate) fn search_go_down<G: Goal>(
         if scratch.runs.is_empty() {
             return;
         }
-        sort_candidates(&mut scratch.runs);
+        if G::BOUNDED {
+            sort_candidates(&mut scratch.runs);
+        }
     }
     if n_sets > 0 {
         push_sets(hand, rules, &sizes, &points, &mut scratch.sets);
         if scratch.sets.is_empty() {
             return;
         }
-        sort_candidates(&mut scratch.sets);
+        if G::BOUNDED {
+            sort_candidates(&mut scratch.sets);
+        }
     }
     let search = GoDownSearch {
         points,
@@ -270,10 +277,12 @@ impl GoDownSearch<'_> {
                 } else {
                     goal.leaf(self, node)
                 }
-            } else {
+            } else if G::BOUNDED {
                 let pool_total = self.total_points - node.used;
                 let ub = node.used + self.top_points(&node.pool, cap_after, pool_total);
                 goal.worth(ub) && self.slot(node, slot + 1, goal)
+            } else {
+                self.slot(node, slot + 1, goal)
             };
             node.chosen.pop();
             node.used -= cand.points;
@@ -319,6 +328,7 @@ pub(crate) struct Exists {
 }
 
 impl Goal for Exists {
+    const BOUNDED: bool = false;
     fn worth(&self, _ub: u32) -> bool {
         true
     }
