@@ -42,12 +42,14 @@ def canonical(meld: liverpool.Meld) -> tuple[int, ...]:
     return tuple(sorted(cards)) if meld.kind == "set" else tuple(cards)
 
 
-def as_reference(go_down: Any) -> tuple[list[tuple[int, ...]], list[int], int]:
+def as_reference(go_down: liverpool.GoDown) -> tuple[list[tuple[int, ...]], list[int], int]:
     """An engine GoDown in the reference's plain form (melds, left, points_left)."""
     return [canonical(m) for m in go_down.melds], sorted(c.id for c in go_down.left), go_down.points_left
 
 
-def assert_engine_go_down_is_legal(go_down: Any, hand: list[int], round: int, preset: str) -> None:
+def assert_engine_go_down_is_legal(
+    go_down: liverpool.GoDown, hand: list[int], round: int, preset: str
+) -> None:
     """The engine's go-down uses the hand's cards and passes every validator we have."""
     rules = rules_dict(preset)
     contract = ref.contract_for(round, rules)
@@ -101,8 +103,8 @@ def test_outs_agree(preset: str, data: st.DataObject) -> None:
     rest = full_deck(rules)
     for card in hand:
         rest.remove(card)
-    seen = data.draw(st.lists(st.sampled_from(rest), max_size=8), label="seen")
-    seen = [c for c in seen if seen.count(c) <= rest.count(c)]
+    picks = data.draw(st.lists(st.integers(0, len(rest) - 1), unique=True, max_size=8), label="seen")
+    seen = [rest[i] for i in picks]
     players = data.draw(st.sampled_from([None, 4, 7]), label="players")
 
     expected = ref.outs(hand, round, rules, seen=seen, players=players or 4)
@@ -147,13 +149,17 @@ def test_batch_agrees(preset: str, data: st.DataObject) -> None:
         row[: len(hand)] = hand
     threads = data.draw(st.sampled_from([None, 1, 2]), label="threads")
 
-    got = liverpool.best_go_down_points_batch(array, round, engine_rules(preset), threads=threads)
-    expected = []
+    best_points = liverpool.best_go_down_points_batch(array, round, engine_rules(preset), threads=threads)
+    holds = liverpool.has_contract_batch(array, round, engine_rules(preset), threads=threads)
+    deadwood = liverpool.deadwood_batch(array, engine_rules(preset), threads=threads)
+    expected_points = []
     for hand in batch:
         best = ref.best_go_down(hand, round, rules)
-        expected.append(-1 if best is None else best[2])
-    assert got.dtype == np.int32
-    assert got.tolist() == expected
+        expected_points.append(-1 if best is None else best[2])
+    assert best_points.dtype == np.int32 and deadwood.dtype == np.int32 and holds.dtype == np.bool_
+    assert best_points.tolist() == expected_points
+    assert holds.tolist() == [points >= 0 for points in expected_points]
+    assert deadwood.tolist() == [ref.best_arrangement(hand, rules)[2] for hand in batch]
 
 
 @pytest.mark.parametrize("preset", PRESETS)

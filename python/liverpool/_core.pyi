@@ -3,7 +3,6 @@ from collections.abc import Iterable
 from typing import Any, Literal, final
 
 __version__: str
-__all__: list[str]
 
 
 @final

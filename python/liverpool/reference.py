@@ -500,7 +500,6 @@ def is_go_down(
 def has_contract(hand: Iterable[CardLike] | str, round: int, rules: Rules) -> bool:
     """Does the hand hold the round's contract (L-3, L-4, L-8)?
 
-    >>> import json
     >>> rules = {"contracts": [{"sets": 2, "runs": 0}], "set_size_min": 3, "set_size_max": 3,
     ...          "run_size_min": 4, "run_size_max": 4, "min_naturals_set": 1,
     ...          "min_naturals_run": 1, "same_suit_runs_need_gap": True,

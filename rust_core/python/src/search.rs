@@ -126,7 +126,9 @@ fn counts_of(cards: &Bound<'_, PyAny>, rules: &RuleSet, players: u8, what: &str)
     let cards = extract_cards(cards).map_err(|e| {
         // Not iterable at all (a float, None...): say so with a stable code.
         if e.is_instance_of::<PyTypeError>(cards.py()) {
-            invalid_argument(format!("{what} must be cards (a string, or an iterable of cards, strings or ids), not {cards}"))
+            invalid_argument(format!(
+                "{what} must be cards (a string, or an iterable of cards, strings or ids), not {cards}"
+            ))
         } else {
             e
         }
@@ -170,10 +172,11 @@ fn threads_of(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
 /// becomes `n` rows holding one pad each, so that every row still gets a result.
 fn batch_of(hands: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize)> {
     let Ok(array) = hands.cast::<PyArray2<u8>>() else {
-        let what = match hands.getattr("dtype").and_then(|d| Ok((d.str()?.to_string(), hands.getattr("ndim")?.to_string()))) {
-            Ok((dtype, ndim)) => format!("a {ndim}-D array of {dtype}"),
-            Err(_) => format!("a {}", hands.get_type().name()?),
-        };
+        let what =
+            match hands.getattr("dtype").and_then(|d| Ok((d.str()?.to_string(), hands.getattr("ndim")?.to_string()))) {
+                Ok((dtype, ndim)) => format!("a {ndim}-D array of {dtype}"),
+                Err(_) => format!("a {}", hands.get_type().name()?),
+            };
         return Err(invalid_argument(format!(
             "hands must be a 2-D numpy array of uint8 card ids (0..=52, 255 pads short hands), not {what}"
         )));
@@ -205,7 +208,11 @@ fn batch_of(hands: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize)> {
 /// False
 #[pyfunction]
 #[pyo3(signature = (hand, round, rules = None))]
-fn has_contract(hand: &Bound<'_, PyAny>, round: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<bool> {
+fn has_contract(
+    hand: &Bound<'_, PyAny>,
+    round: &Bound<'_, PyAny>,
+    rules: Option<PyRef<'_, PyRuleSet>>,
+) -> PyResult<bool> {
     let rules = rules_ref(&rules);
     let contract = contract_of(round, rules)?;
     Ok(search::has_contract(&hand_of(hand, rules)?, &contract, rules))
@@ -222,7 +229,11 @@ fn has_contract(hand: &Bound<'_, PyAny>, round: &Bound<'_, PyAny>, rules: Option
 /// True
 #[pyfunction]
 #[pyo3(signature = (hand, round, rules = None))]
-fn best_go_down(hand: &Bound<'_, PyAny>, round: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Option<PyGoDown>> {
+fn best_go_down(
+    hand: &Bound<'_, PyAny>,
+    round: &Bound<'_, PyAny>,
+    rules: Option<PyRef<'_, PyRuleSet>>,
+) -> PyResult<Option<PyGoDown>> {
     let rules = rules_ref(&rules);
     let contract = contract_of(round, rules)?;
     let found = search::best_go_down(&hand_of(hand, rules)?, &contract, rules);

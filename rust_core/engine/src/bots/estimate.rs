@@ -28,6 +28,17 @@ fn rank_bits(rank: u8) -> PositionMask {
     }
 }
 
+/// The positions within `reach - 1` of the positions in `bits` (a run of `reach`
+/// cards through one of them), without the positions themselves.
+#[inline]
+fn window(bits: PositionMask, reach: u8) -> PositionMask {
+    let mut out = 0u32;
+    for d in 1..reach {
+        out |= (bits as u32) << d | (bits as u32) >> d;
+    }
+    (out & !(bits as u32) & 0x7FFE) as PositionMask
+}
+
 /// A run window the estimate has committed to.
 #[derive(Clone, Copy)]
 struct ChosenRun {
@@ -199,7 +210,14 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
         let (present, size, naturals) = if take_set {
             let (copies, rank) = best_set;
             let mut need = copies;
-            for suit in 0..4u8 {
+            // When a run still matters, take first the copies whose suit has the
+            // fewest neighbours of this rank (they are the least use to a run).
+            let mut suits = [0u8, 1, 2, 3];
+            if runs_left > 0 {
+                let near = window(rank_bits(rank), run_len);
+                suits.sort_by_key(|&s| (pool.masks[s as usize] & near).count_ones());
+            }
+            for suit in suits {
                 while need > 0 && pool.counts[(suit * 13 + rank - 1) as usize] > 0 {
                     pool.take(suit, rank);
                     need -= 1;

@@ -6,10 +6,10 @@
 //!
 //! - **Cut**: a size drawn uniformly from `1..=stock - 1` with its own RNG (the
 //!   L-2.4 default distribution; it does not aim for the exact cut).
-//! - **Take the discard** when it *helps*: before going down, when the hand with the
-//!   card holds the contract and the hand without it does not, or when the card
-//!   lowers [`cards_missing`]; after going down, when the card fits a table meld
-//!   (it will be laid off at once). Otherwise decline (so others may buy) and draw.
+//! - **Take the discard** when it *helps*: before going down, when the card lowers
+//!   [`cards_missing`] (to 0 when it completes the contract); after going down,
+//!   when the card fits a table meld (it will be laid off at once). Otherwise
+//!   decline (so others may buy) and draw.
 //! - **Buy** (L-6) under the same test before going down; for a whole-hand contract
 //!   (L-8) the penalty card is counted as one more card to place. Never after going
 //!   down: a buy adds two cards to a hand that is trying to empty.
@@ -18,11 +18,11 @@
 //! - **Shed** once down (each a separate action, while a card stays for the discard,
 //!   L-5.5): swap a run's joker for the natural it stands for when the joker can go
 //!   on another meld (L-7.2), then lay off any single card that fits (L-5.3).
-//! - **Discard**: before going down, among the cards outside the best arrangement of
-//!   the meld kinds the contract uses (`search::best_arrangement`; sets only in a
-//!   sets-only round, runs only in a runs-only round), the one whose loss leaves the
-//!   fewest [`cards_missing`], then the most points, then the fewest
-//!   [`connections`]; a joker only if nothing else is left. After going down, the
+//! - **Discard**: before going down, a natural card the estimate's melds do not
+//!   need and that forms no meld with the other spare cards (`search::best_arrangement`
+//!   of the meld kinds the contract uses): the most points, then the fewest
+//!   [`connections`]; a needed card only if its loss leaves no more cards missing and
+//!   it scores more; a joker only if nothing else is left. After going down, the
 //!   highest-points card that fits no table meld (those are laid off next turn).
 
 use super::estimate::{cards_missing, connections, could_help, could_meld, estimate, Estimate};
@@ -50,6 +50,24 @@ pub(crate) fn exact_check_missing(contract: &Contract) -> u32 {
         (false, false, true) => 1,
         _ => 0,
     }
+}
+
+/// Is the exact search worth asking whether `hand` holds `contract` (`missing`: the
+/// hand's estimate)? Not when the estimate is further off than any hand holding the
+/// contract ever is ([`exact_check_missing`]); and for a mix of sets and runs, not
+/// unless each part is within reach on its own (the sets alone, estimated exactly;
+/// the runs alone, within their bound): leaving a part out only makes a contract
+/// easier to hold. Two estimates cost much less than a failed search.
+pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &RuleSet, missing: u32) -> bool {
+    if missing > exact_check_missing(contract) {
+        return false;
+    }
+    if contract.whole_hand || contract.sets == 0 || contract.runs == 0 {
+        return true;
+    }
+    let sets = Contract { runs: 0, ..*contract };
+    let runs = Contract { sets: 0, ..*contract };
+    cards_missing(hand, &sets, rules) == 0 && cards_missing(hand, &runs, rules) <= exact_check_missing(&runs)
 }
 
 /// At most this many discard candidates that the estimate's melds use are estimated
@@ -147,9 +165,8 @@ impl GreedyBot {
             };
         }
         let now = self.estimate(hand, &contract, rules);
-        // The exact search only when the estimate is close: wherever the search finds
-        // the contract, the estimate is at most `exact_check_missing`.
-        if now.missing <= exact_check_missing(&contract) {
+        // The exact search only when it could succeed (see `worth_searching`).
+        if worth_searching(hand, &contract, rules, now.missing) {
             if let Some(go_down) = best_go_down(hand, &contract, rules) {
                 // L-5.5 / L-8.1: a go-down keeps a card for the discard, except the
                 // whole-hand go-down, which must lay every card.
@@ -221,7 +238,11 @@ impl GreedyBot {
         let more = with_card(hand, card);
         let extra = u32::from(penalty && contract.whole_hand);
         // A buy's hand is not the hand of the next decision (a penalty card joins it).
-        let after = if penalty { cards_missing(&more, contract, rules) } else { self.estimate(&more, contract, rules).missing };
+        let after = if penalty {
+            cards_missing(&more, contract, rules)
+        } else {
+            self.estimate(&more, contract, rules).missing
+        };
         after + extra < self.estimate(hand, contract, rules).missing
     }
 

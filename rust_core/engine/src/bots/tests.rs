@@ -203,7 +203,7 @@ fn estimate_is_close_whenever_the_contract_is_held() {
         let contract = rules.contracts[round as usize - 1];
         for extra in [1, 4, 8] {
             let n = rules.deal_sizes[round as usize - 1] as usize + extra;
-            for _ in 0..400 {
+            for _ in 0..600 {
                 let deck = crate::deal::shuffled_deck_with(&mut rng, &rules, 4);
                 let hand = CardCounts::from_cards(&deck[..n]);
                 let missing = cards_missing(&hand, &contract, &rules);
@@ -211,6 +211,11 @@ fn estimate_is_close_whenever_the_contract_is_held() {
                 held += has as usize;
                 assert!(
                     !has || missing <= super::greedy::exact_check_missing(&contract),
+                    "round {round}: {:?}",
+                    hand.to_cards()
+                );
+                assert!(
+                    !has || super::greedy::worth_searching(&hand, &contract, &rules, missing),
                     "round {round}: {:?}",
                     hand.to_cards()
                 );

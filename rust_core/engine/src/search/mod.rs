@@ -28,8 +28,8 @@ use crate::card::{Card, CardCounts, CARD_KINDS, JOKER_ID};
 use crate::error::{Error, ErrorCode, Result};
 use crate::meld::{Meld, MeldKind};
 use crate::rules::{Contract, RuleSet};
-use cands::Cand;
 use arrange::{search_arrangement, ArrangeMode};
+use cands::Cand;
 use dfs::{search_go_down, BestKey, Collect, Exists, Found, MaxPoints, Scratch};
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -137,7 +137,13 @@ pub fn all_go_downs(hand: &CardCounts, contract: &Contract, rules: &RuleSet, lim
 /// joker if the deck for `players` has jokers) such that `hand + c` holds the contract,
 /// with how many copies are unseen: `max(0, deck copies - in hand - in seen)`. Sorted by
 /// card id; empty if `hand` already holds the contract.
-pub fn outs(hand: &CardCounts, contract: &Contract, rules: &RuleSet, seen: &CardCounts, players: u8) -> Vec<(Card, u8)> {
+pub fn outs(
+    hand: &CardCounts,
+    contract: &Contract,
+    rules: &RuleSet,
+    seen: &CardCounts,
+    players: u8,
+) -> Vec<(Card, u8)> {
     if has_contract(hand, contract, rules) {
         return Vec::new();
     }
@@ -249,7 +255,12 @@ fn check_rows(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Result<()> {
 
 /// `best_go_down(hand).points_left` for every row, `-1` where there is none. Runs in
 /// parallel on the current rayon pool; the result does not depend on the thread count.
-pub fn best_go_down_points_batch(hands: &[u8], hand_width: usize, contract: &Contract, rules: &RuleSet) -> Result<Vec<i32>> {
+pub fn best_go_down_points_batch(
+    hands: &[u8],
+    hand_width: usize,
+    contract: &Contract,
+    rules: &RuleSet,
+) -> Result<Vec<i32>> {
     check_rows(hands, hand_width, rules)?;
     if hand_width == 0 {
         return Ok(Vec::new());

@@ -88,7 +88,8 @@ fn aces_are_low_or_high_but_never_wrap() {
 #[test]
 fn both_aces_of_a_suit_make_the_full_run() {
     // L-4.3 Decision: A-2-...-K-A is one run of 14 (whole-hand contracts allow any length).
-    let rules = RuleSet { contracts: vec![Contract { sets: 0, runs: 1, whole_hand: true }], deal_sizes: vec![13], ..l() };
+    let rules =
+        RuleSet { contracts: vec![Contract { sets: 0, runs: 1, whole_hand: true }], deal_sizes: vec![13], ..l() };
     let h = hand("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH");
     let best = best_go_down(&h, &rules.contracts[0], &rules).unwrap();
     assert_eq!(best.melds[0].span(), Some((1, 14)));
@@ -199,7 +200,13 @@ fn ids_of(cards: &[Card]) -> Vec<u8> {
 }
 
 /// Every legal meld `hand` can supply within the sizes, each validated by `meld.rs`.
-fn oracle_melds(hand: &CardCounts, rules: &RuleSet, set_sizes: (usize, usize), run_sizes: (usize, usize), run_oracle_min: u8) -> Vec<Plain> {
+fn oracle_melds(
+    hand: &CardCounts,
+    rules: &RuleSet,
+    set_sizes: (usize, usize),
+    run_sizes: (usize, usize),
+    run_oracle_min: u8,
+) -> Vec<Plain> {
     let total = hand.total();
     let jokers = hand.jokers() as usize;
     let mut out = Vec::new();
@@ -250,7 +257,8 @@ fn oracle_melds(hand: &CardCounts, rules: &RuleSet, set_sizes: (usize, usize), r
                         })
                         .collect();
                     let mut need = CardCounts::from_cards(&cs);
-                    if !need.try_remove(&CardCounts::default()) || hand.0.iter().zip(need.0.iter()).any(|(h, n)| n > h) {
+                    if !need.try_remove(&CardCounts::default()) || hand.0.iter().zip(need.0.iter()).any(|(h, n)| n > h)
+                    {
                         continue;
                     }
                     if let Ok(m) = Meld::run_min_len(&cs, rules, run_oracle_min) {
@@ -325,7 +333,10 @@ fn oracle_go_downs(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> V
                 let built: Vec<Meld> = chosen
                     .iter()
                     .filter(|m| m.0 == MeldKind::Run)
-                    .map(|m| Meld::run_min_len(&m.1.iter().map(|&x| Card::from_id(x).unwrap()).collect::<Vec<_>>(), rules, 1).unwrap())
+                    .map(|m| {
+                        Meld::run_min_len(&m.1.iter().map(|&x| Card::from_id(x).unwrap()).collect::<Vec<_>>(), rules, 1)
+                            .unwrap()
+                    })
                     .collect();
                 if adjacent_same_suit_runs(&built.iter().collect::<Vec<_>>()).is_some() {
                     return;
@@ -511,32 +522,34 @@ fn search_agrees_with_the_brute_force_oracle_other_profiles() {
     }
 }
 
+/// The oracle's arrangement key: deadwood points, sorted deadwood ids, number of
+/// melds, melds list (sets then runs, by tuple), then kinds (0 = set, 1 = run, sorted:
+/// more sets first) for groups that read both ways.
+type ArrangementKey = (u32, Vec<u8>, usize, Vec<Vec<u8>>, Vec<u8>);
+
 /// The best arrangement by brute force: every multiset of candidate melds.
 fn oracle_arrangement(hand: &CardCounts, rules: &RuleSet) -> (u32, Vec<u8>, usize, Vec<Vec<u8>>) {
-    let melds = oracle_melds(hand, rules, (rules.set_size_min as usize, usize::MAX), (rules.run_size_min as usize, 14), rules.run_size_min);
-    let mut best: Option<(u32, Vec<u8>, usize, Vec<Vec<u8>>, Vec<MeldKind>)> = None;
-    let mut stack: Vec<usize> = Vec::new();
+    let melds = oracle_melds(
+        hand,
+        rules,
+        (rules.set_size_min as usize, usize::MAX),
+        (rules.run_size_min as usize, 14),
+        rules.run_size_min,
+    );
     fn walk(
         hand: &CardCounts,
         rules: &RuleSet,
         melds: &[Plain],
         stack: &mut Vec<usize>,
         from: usize,
-        best: &mut Option<(u32, Vec<u8>, usize, Vec<Vec<u8>>, Vec<MeldKind>)>,
+        best: &mut Option<ArrangementKey>,
     ) {
         let chosen: Vec<&Plain> = stack.iter().map(|&i| &melds[i]).collect();
         let Some((pts, left, list)) = key_of(hand, &chosen, rules) else { return };
-        let mut kinds: Vec<MeldKind> = chosen.iter().map(|m| m.0).collect();
-        kinds.sort_by_key(|k| *k == MeldKind::Run);
+        let mut kinds: Vec<u8> = chosen.iter().map(|m| (m.0 == MeldKind::Run) as u8).collect();
+        kinds.sort();
         let here = (pts, left, chosen.len(), list, kinds);
-        let better = match best {
-            None => true,
-            Some(b) => {
-                let kind_rank = |v: &Vec<MeldKind>| v.iter().map(|k| (*k == MeldKind::Run) as u8).collect::<Vec<_>>();
-                (&here.0, &here.1, &here.2, &here.3, kind_rank(&here.4)) < (&b.0, &b.1, &b.2, &b.3, kind_rank(&b.4))
-            }
-        };
-        if better {
+        if best.as_ref().is_none_or(|b| here < *b) {
             *best = Some(here);
         }
         for i in from..melds.len() {
@@ -545,9 +558,10 @@ fn oracle_arrangement(hand: &CardCounts, rules: &RuleSet) -> (u32, Vec<u8>, usiz
             stack.pop();
         }
     }
-    walk(hand, rules, &melds, &mut stack, 0, &mut best);
-    let b = best.unwrap();
-    (b.0, b.1, b.2, b.3)
+    let mut best = None;
+    walk(hand, rules, &melds, &mut Vec::new(), 0, &mut best);
+    let (points, deadwood, count, list, _) = best.expect("the empty arrangement always exists");
+    (points, deadwood, count, list)
 }
 
 #[test]
@@ -682,7 +696,9 @@ fn batches_equal_single_calls_whatever_the_thread_count() {
             assert_eq!(dead[i], best_arrangement(&h, &rules).points as i32);
         }
         for threads in [1, 2, 3] {
-            let again = with_threads(Some(threads), || best_go_down_points_batch(&hands, width, &contract, &rules)).unwrap().unwrap();
+            let again = with_threads(Some(threads), || best_go_down_points_batch(&hands, width, &contract, &rules))
+                .unwrap()
+                .unwrap();
             assert_eq!(again, points);
             let again = with_threads(Some(threads), || deadwood_batch(&hands, width, &rules)).unwrap().unwrap();
             assert_eq!(again, dead);
