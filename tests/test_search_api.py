@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import doctest
 import json
+from collections.abc import Callable
 from pathlib import Path
 
+import liverpool
 import numpy as np
 import pytest
-
-import liverpool
 from liverpool import (
     Card,
     GoDown,
@@ -47,7 +47,7 @@ def test_l11_worked_example() -> None:
     assert isinstance(best, GoDown)
     assert texts(best.melds) == ["7♠ 7♥ 7♦", "9♠ 9♥ 9♦"]
     assert [m.kind for m in best.melds] == ["set", "set"]
-    assert sorted(str(c) for c in best.left) == sorted("3♣ 4♣ 5♣ 8♦ A♥".split())
+    assert sorted(str(c) for c in best.left) == sorted(["3♣", "4♣", "5♣", "8♦", "A♥"])
     assert best.points_left == 3 + 4 + 5 + 8 + 15
     assert "points_left=35" in repr(best)
     assert has_contract(L11_HAND + " 7♦", 1)
@@ -152,7 +152,9 @@ def no_joker_rules() -> RuleSet:
         (lambda: outs("7♠", 1, seen="7♥ 7♥ 7♥"), InvalidCardError, "too_many_copies"),
     ],
 )
-def test_errors_are_typed_with_stable_codes(call, error, code) -> None:  # type: ignore[no-untyped-def]
+def test_errors_are_typed_with_stable_codes(
+    call: Callable[[], object], error: type[liverpool.LiverpoolError], code: str
+) -> None:
     with pytest.raises(error) as info:
         call()
     assert info.value.code == code
@@ -217,9 +219,12 @@ def test_batches_do_not_depend_on_threads(threads: int | None) -> None:
     hands = np.concatenate([random_rows(300, 13, 7), planted_rows(300, 13, 7)])
     for round in (1, 5, 6):
         assert np.array_equal(
-            best_go_down_points_batch(hands, round, threads=threads), best_go_down_points_batch(hands, round, threads=1)
+            best_go_down_points_batch(hands, round, threads=threads),
+            best_go_down_points_batch(hands, round, threads=1),
         )
-        assert np.array_equal(has_contract_batch(hands, round, threads=threads), has_contract_batch(hands, round, threads=2))
+        assert np.array_equal(
+            has_contract_batch(hands, round, threads=threads), has_contract_batch(hands, round, threads=2)
+        )
     assert np.array_equal(deadwood_batch(hands, threads=threads), deadwood_batch(hands, threads=1))
 
 
@@ -300,6 +305,8 @@ def test_docstring_examples_run(function: object) -> None:
 
 
 def test_docs_search_md_examples_run() -> None:
-    result = doctest.testfile(str(ROOT / "docs" / "search.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
+    result = doctest.testfile(
+        str(ROOT / "docs" / "search.md"), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
     assert result.attempted > 0
     assert result.failed == 0

@@ -63,17 +63,17 @@ impl Pool {
             rank_totals: [0; 14],
         };
         pool.counts[JOKER_ID as usize] = 0;
-        // Branch-free: hands are random, so "is this card here?" mispredicts often.
-        for suit in 0..4usize {
+        // Branch-free and in whole suits, so that the compiler can vectorise it.
+        for (suit, cards) in hand.0[..52].chunks_exact(13).enumerate() {
             let mut mask: PositionMask = 0;
-            for rank in 1..=13usize {
-                let n = pool.counts[suit * 13 + rank - 1];
-                mask |= ((n != 0) as PositionMask) << rank;
-                pool.rank_totals[rank] += n;
+            for (i, &n) in cards.iter().enumerate() {
+                mask |= ((n != 0) as PositionMask) << (i + 1);
+            }
+            for (total, &n) in pool.rank_totals[1..].iter_mut().zip(cards) {
+                *total += n;
             }
             // The ace is also position 14.
-            mask |= (mask >> 1 & 1) << 14;
-            pool.masks[suit] = mask;
+            pool.masks[suit] = mask | (mask >> 1 & 1) << 14;
         }
         pool
     }
@@ -369,6 +369,38 @@ pub fn could_meld(cards: &CardCounts, sets: bool, runs: bool, rules: &RuleSet) -
     false
 }
 
+/// Could every natural card of `hand` sit in a run of `run_len` positions of its
+/// suit, with the hand's jokers standing for the positions it lacks? A whole-hand
+/// contract (L-8) needs this card by card (and more: the runs must not share cards),
+/// so a hand that fails it cannot be laid whole.
+pub fn every_card_could_run(hand: &CardCounts, run_len: u8) -> bool {
+    let pool = Pool::new(hand);
+    let len = run_len.clamp(1, 14);
+    // At least one natural card per run (L-4.5), the rest may be jokers.
+    let need = (len as u32).saturating_sub(hand.jokers() as u32).max(1);
+    let window_bits = (1u32 << len) - 1;
+    for mask in pool.masks {
+        let mask = mask as u32;
+        let mut covered = 0u32;
+        for lo in 1..=(15 - len) {
+            let w = window_bits << lo;
+            if (mask & w).count_ones() >= need {
+                covered |= w;
+            }
+        }
+        // Ranks 2..K at their one position; the ace at position 1 or 14.
+        let plain = 0x3FFC;
+        if mask & plain & !covered != 0 {
+            return false;
+        }
+        let ace = (1 << 1) | (1 << 14);
+        if mask & ace != 0 && covered & ace == 0 {
+            return false;
+        }
+    }
+    true
+}
+
 /// How many other cards of `hand` could share a meld with `card`: copies and other
 /// suits of its rank, and cards of its suit within two positions (ace low or high).
 /// Jokers are always useful and score high. Used to break ties between discards.
@@ -486,6 +518,24 @@ mod tests {
         let (c, rules) = round(3);
         assert!(could_help(&h, Card::parse("8♠").unwrap(), &c, &rules));
         assert!(!could_help(&h, Card::parse("K♥").unwrap(), &c, &rules));
+    }
+
+    #[test]
+    fn every_card_could_run_needs_a_run_for_each_card() {
+        assert!(every_card_could_run(&hand("A♠ 2♠ 3♠ 4♠ J♥ Q♥ K♥ A♥"), 4));
+        assert!(!every_card_could_run(&hand("A♠ 2♠ 3♠ 4♠ 9♦"), 4), "9♦ alone");
+        assert!(
+            every_card_could_run(&hand("A♠ 2♠ 3♠ 4♠ 9♦ JK JK JK"), 4),
+            "9♦ with three jokers"
+        );
+        assert!(
+            !every_card_could_run(&hand("Q♦ K♦ A♦ 2♦ 3♦"), 4),
+            "no wrap K-A-2 (L-4.3)"
+        );
+        assert!(
+            every_card_could_run(&hand("Q♦ K♦ A♦ 2♦ 3♦ JK"), 4),
+            "J♦ or 4♦ from the joker"
+        );
     }
 
     #[test]

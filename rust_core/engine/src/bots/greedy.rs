@@ -25,7 +25,7 @@
 //!   it scores more; a joker only if nothing else is left. After going down, the
 //!   highest-points card that fits no table meld (those are laid off next turn).
 
-use super::estimate::{cards_missing, connections, could_help, could_meld, estimate, Estimate};
+use super::estimate::{cards_missing, connections, could_help, could_meld, estimate, every_card_could_run, Estimate};
 use super::Bot;
 use crate::card::{Card, CardCounts, JOKER_ID};
 use crate::deal::draw_cut;
@@ -54,15 +54,20 @@ pub(crate) fn exact_check_missing(contract: &Contract) -> u32 {
 
 /// Is the exact search worth asking whether `hand` holds `contract` (`missing`: the
 /// hand's estimate)? Not when the estimate is further off than any hand holding the
-/// contract ever is ([`exact_check_missing`]); and for a mix of sets and runs, not
+/// contract ever is ([`exact_check_missing`]); for a mix of sets and runs, not
 /// unless each part is within reach on its own (the sets alone, estimated exactly;
 /// the runs alone, within their bound): leaving a part out only makes a contract
-/// easier to hold. Two estimates cost much less than a failed search.
+/// easier to hold. For a whole hand of runs (L-8), not unless every card has a run
+/// it could be in. These checks cost much less than a failed search.
 pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &RuleSet, missing: u32) -> bool {
+    if contract.whole_hand {
+        // The estimate is no guide here; each card must at least have a run to be in.
+        return contract.sets > 0 || every_card_could_run(hand, rules.whole_hand_run_min);
+    }
     if missing > exact_check_missing(contract) {
         return false;
     }
-    if contract.whole_hand || contract.sets == 0 || contract.runs == 0 {
+    if contract.sets == 0 || contract.runs == 0 {
         return true;
     }
     let sets = Contract { runs: 0, ..*contract };

@@ -28,7 +28,7 @@ mod random;
 #[cfg(test)]
 mod tests;
 
-pub use estimate::{cards_missing, connections, could_help, could_meld, estimate, Estimate};
+pub use estimate::{cards_missing, connections, could_help, could_meld, estimate, every_card_could_run, Estimate};
 pub use greedy::GreedyBot;
 pub use random::RandomBot;
 

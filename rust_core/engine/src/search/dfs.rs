@@ -110,8 +110,9 @@ fn class_order(rules: &RuleSet) -> [u8; 14] {
     order
 }
 
-/// Run a go-down search for `hand` and `contract` with `goal`. Returns `None` when the
-/// hand cannot even be searched (no candidate could fill the slots).
+/// Run a go-down search for `hand` and `contract`, reporting every complete go-down
+/// it reaches to `goal`. Hands that are too small (or, for a whole hand, too large)
+/// or lack a candidate for some kind of slot end before any enumeration.
 pub(crate) fn search_go_down<G: Goal>(
     hand: &Pool,
     contract: &Contract,
