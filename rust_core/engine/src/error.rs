@@ -18,7 +18,8 @@ macro_rules! error_codes {
                 match self { $(ErrorCode::$variant => $code,)* }
             }
 
-            pub fn from_str(s: &str) -> Option<ErrorCode> {
+            /// The code for a stable string, e.g. `"adjacent_runs"`.
+            pub fn from_code(s: &str) -> Option<ErrorCode> {
                 match s { $($code => Some(ErrorCode::$variant),)* _ => None }
             }
 

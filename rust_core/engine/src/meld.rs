@@ -130,9 +130,9 @@ impl Meld {
     }
 
     pub(crate) fn run_min_len(cards: &[Card], rules: &RuleSet, min_len: u8) -> Result<Meld> {
-        let text = format_cards(cards);
+        // The message is built only on failure: the search validates many runs.
         let invalid = |rule: &'static str, why: &str| {
-            Err(Error::rule(ErrorCode::InvalidMeld, rule, format!("{text} is not a run: {why}")))
+            Err(Error::rule(ErrorCode::InvalidMeld, rule, format!("{} is not a run: {why}", format_cards(cards))))
         };
         if cards.len() < min_len as usize {
             return invalid("L-4.2", &format!("a run has at least {min_len} cards"));
@@ -173,7 +173,7 @@ impl Meld {
             return Err(Error::rule(
                 ErrorCode::InvalidMeld,
                 if rules.run_naturals_window.is_some() { "W-4" } else { "L-4.5" },
-                format!("{text} has too few natural cards: a run needs {}", rules.min_naturals_run),
+                format!("{} has too few natural cards: a run needs {}", format_cards(cards), rules.min_naturals_run),
             ));
         }
         Ok(Meld { kind: MeldKind::Run, cards: cards.to_vec(), key: suit, start: start as u8 })
@@ -235,7 +235,7 @@ impl Meld {
                 grown.extend_from_slice(cards);
                 Meld::set(&grown, rules).or_else(|e| refuse(e.message))
             }
-            MeldKind::Run => self.lay_off_run(cards, end, rules).or_else(|why| refuse(why)),
+            MeldKind::Run => self.lay_off_run(cards, end, rules).or_else(refuse),
         }
     }
 

@@ -63,12 +63,9 @@ impl Pool {
             rank_totals: [0; 14],
         };
         pool.counts[JOKER_ID as usize] = 0;
-        // Branch-free and in whole suits, so that the compiler can vectorise it.
+        // Branch-free, a suit of 13 counts at a time.
         for (suit, cards) in hand.0[..52].chunks_exact(13).enumerate() {
-            let mut mask: PositionMask = 0;
-            for (i, &n) in cards.iter().enumerate() {
-                mask |= ((n != 0) as PositionMask) << (i + 1);
-            }
+            let mask = nonzero_bits(cards) << 1;
             for (total, &n) in pool.rank_totals[1..].iter_mut().zip(cards) {
                 *total += n;
             }
@@ -104,6 +101,34 @@ impl Pool {
         here
     }
 }
+
+/// Bit `i` set iff `bytes[i]` is not zero (`bytes` holds at most 16), eight bytes
+/// at a time: the high bit of each byte of `((x & 0x7f..) + 0x7f..) | x` says
+/// whether it is non-zero, and one multiplication gathers those bits.
+#[inline]
+fn nonzero_bits(bytes: &[u8]) -> PositionMask {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let mut buf = [0u8; 16];
+    buf[..bytes.len()].copy_from_slice(bytes);
+    let gather = |half: &[u8]| {
+        let x = u64::from_le_bytes(half.try_into().expect("eight bytes"));
+        let flags = ((((x & LOW7) + LOW7) | x) >> 7) & 0x0101_0101_0101_0101;
+        (flags.wrapping_mul(0x0102_0408_1020_4080) >> 56) as PositionMask
+    };
+    gather(&buf[..8]) | gather(&buf[8..]) << 8
+}
+
+/// The number of set bits of every 14-bit value: the positions a window holds.
+/// (A table, because the generic x86-64 target has no popcount instruction.)
+static BITS_SET: [u8; 1 << 14] = {
+    let mut table = [0u8; 1 << 14];
+    let mut i = 0;
+    while i < table.len() {
+        table[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    table
+};
 
 /// The result of [`estimate`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,28 +296,26 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
 /// The window of `run_len` positions of `suit` holding the most present positions
 /// of `mask`, as `(present, low position)`; ties go to the higher window. With
 /// `gap_rule` (L-4.4), windows touching a chosen run of the suit end to end are
-/// skipped. The count slides along the mask one position at a time.
+/// skipped.
 fn best_window(mask: PositionMask, suit: u8, run_len: u8, chosen: &[ChosenRun], gap_rule: bool) -> Option<(u32, u8)> {
-    let mask = mask as u32;
-    let bit = |p: u8| (mask >> p) & 1;
-    let constrained = gap_rule && chosen.iter().any(|c| c.suit == suit);
-    let mut present: u32 = (1..=run_len).map(bit).sum();
+    let window_bits = (1u32 << run_len) - 1;
+    // Low positions of the windows that would touch a chosen run end to end.
+    let mut touching = 0u32;
+    if gap_rule {
+        for c in chosen.iter().filter(|c| c.suit == suit) {
+            touching |= 1 << (c.hi + 1);
+            if c.lo > run_len {
+                touching |= 1 << (c.lo - run_len);
+            }
+        }
+    }
     // Windows compared as `(present + 1) << 4 | lo` (lo <= 14): one branch-free max
     // finds the most present positions, ties to the higher window; 0 means none.
     let mut best = 0u32;
     for lo in 1..=(15 - run_len) {
-        let hi = lo + run_len - 1;
-        if lo > 1 {
-            present = present + bit(hi) - bit(lo - 1);
-        }
-        if constrained
-            && chosen
-                .iter()
-                .any(|c| c.suit == suit && (c.hi + 1 == lo || hi + 1 == c.lo))
-        {
-            continue;
-        }
-        best = best.max((present + 1) << 4 | lo as u32);
+        let present = BITS_SET[((mask as u32 >> lo) & window_bits) as usize] as u32;
+        let allowed = !touching >> lo & 1;
+        best = best.max(allowed * ((present + 1) << 4 | lo as u32));
     }
     (best > 0).then(|| ((best >> 4) - 1, (best & 0xF) as u8))
 }
@@ -536,6 +559,16 @@ mod tests {
             every_card_could_run(&hand("Q♦ K♦ A♦ 2♦ 3♦ JK"), 4),
             "J♦ or 4♦ from the joker"
         );
+    }
+
+    #[test]
+    fn nonzero_bits_marks_the_non_zero_bytes() {
+        let mut rng = crate::rng::Rng::from_seed(5);
+        for _ in 0..2000 {
+            let bytes: Vec<u8> = (0..13).map(|_| [0, 0, 1, 2, 3, 128, 255][rng.below(7) as usize]).collect();
+            let want = bytes.iter().enumerate().fold(0, |m, (i, &b)| m | ((b != 0) as PositionMask) << i);
+            assert_eq!(nonzero_bits(&bytes), want, "{bytes:?}");
+        }
     }
 
     #[test]

@@ -171,7 +171,9 @@ impl GreedyBot {
         }
         let now = self.estimate(hand, &contract, rules);
         // The exact search only when it could succeed (see `worth_searching`).
-        if worth_searching(hand, &contract, rules, now.missing) {
+        let worth = worth_searching(hand, &contract, rules, now.missing);
+        debug_assert!(worth || best_go_down(hand, &contract, rules).is_none(), "{:?}", hand.to_cards());
+        if worth {
             if let Some(go_down) = best_go_down(hand, &contract, rules) {
                 // L-5.5 / L-8.1: a go-down keeps a card for the discard, except the
                 // whole-hand go-down, which must lay every card.
