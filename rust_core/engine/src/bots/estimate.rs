@@ -118,16 +118,46 @@ fn nonzero_bits(bytes: &[u8]) -> PositionMask {
     gather(&buf[..8]) | gather(&buf[8..]) << 8
 }
 
-/// The number of set bits of every 14-bit value: the positions a window holds.
-/// (A table, because the generic x86-64 target has no popcount instruction.)
-static BITS_SET: [u8; 1 << 14] = {
-    let mut table = [0u8; 1 << 14];
+/// Each byte of a value spread into one byte lane: bit `i` of `b` becomes byte `i`
+/// of `SPREAD[b]` (0 or 1), so that the windows of a suit can be counted in parallel.
+static SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                table[b] |= 1 << (8 * i);
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// The number of set bits of every byte (the generic x86-64 target has no popcount).
+static BITS_SET_8: [u8; 256] = {
+    let mut table = [0u8; 256];
     let mut i = 0;
-    while i < table.len() {
+    while i < 256 {
         table[i] = (i as u32).count_ones() as u8;
         i += 1;
     }
     table
+};
+
+/// 1 in every byte lane of a `u128`.
+const LANE_ONES: u128 = u128::MAX / 255;
+/// Byte lane `i` holds `i`.
+const LANE_INDEX: u128 = {
+    let mut v = 0u128;
+    let mut i = 0;
+    while i < 16 {
+        v |= (i as u128) << (8 * i);
+        i += 1;
+    }
+    v
 };
 
 /// The result of [`estimate`].
@@ -239,8 +269,19 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
             // fewest neighbours of this rank (they are the least use to a run).
             let mut suits = [0u8, 1, 2, 3];
             if runs_left > 0 {
-                let near = window(rank_bits(rank), run_len);
-                suits.sort_by_key(|&s| (pool.masks[s as usize] & near).count_ones());
+                let near = window(rank_bits(rank), run_len) as usize;
+                let links = suits.map(|s| {
+                    BITS_SET_8[(pool.masks[s as usize] as usize & near) & 0xFF]
+                        + BITS_SET_8[(pool.masks[s as usize] as usize & near) >> 8]
+                });
+                // A stable insertion sort of four suits by their links.
+                for i in 1..4 {
+                    let mut j = i;
+                    while j > 0 && links[suits[j - 1] as usize] > links[suits[j] as usize] {
+                        suits.swap(j - 1, j);
+                        j -= 1;
+                    }
+                }
             }
             for suit in suits {
                 while need > 0 && pool.counts[(suit * 13 + rank - 1) as usize] > 0 {
@@ -298,25 +339,28 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
 /// `gap_rule` (L-4.4), windows touching a chosen run of the suit end to end are
 /// skipped.
 fn best_window(mask: PositionMask, suit: u8, run_len: u8, chosen: &[ChosenRun], gap_rule: bool) -> Option<(u32, u8)> {
-    let window_bits = (1u32 << run_len) - 1;
-    // Low positions of the windows that would touch a chosen run end to end.
-    let mut touching = 0u32;
+    // One byte lane per position; lane `lo` then sums the window starting there.
+    let m = mask as usize;
+    let bits = SPREAD[m & 0xFF] as u128 | (SPREAD[m >> 8 & 0xFF] as u128) << 64;
+    let mut counts = 0u128;
+    for k in 0..run_len {
+        counts += bits >> (8 * k as u32);
+    }
+    // Lanes 1..=15 - run_len are windows; drop those touching a chosen run end to end.
+    let mut valid = ((1u128 << (8 * (16 - run_len as u32))) - 1) & !0xFF;
     if gap_rule {
         for c in chosen.iter().filter(|c| c.suit == suit) {
-            touching |= 1 << (c.hi + 1);
+            valid &= !(0xFF << (8 * (c.hi as u32 + 1)));
             if c.lo > run_len {
-                touching |= 1 << (c.lo - run_len);
+                valid &= !(0xFF << (8 * (c.lo - run_len) as u32));
             }
         }
     }
-    // Windows compared as `(present + 1) << 4 | lo` (lo <= 14): one branch-free max
-    // finds the most present positions, ties to the higher window; 0 means none.
-    let mut best = 0u32;
-    for lo in 1..=(15 - run_len) {
-        let present = BITS_SET[((mask as u32 >> lo) & window_bits) as usize] as u32;
-        let allowed = !touching >> lo & 1;
-        best = best.max(allowed * ((present + 1) << 4 | lo as u32));
-    }
+    // Windows compared as `(present + 1) << 4 | lo` (present <= 13, lo <= 14, so a
+    // key fits its byte): the largest byte has the most present positions, ties to
+    // the higher window; 0 means no window.
+    let keys = (((counts + LANE_ONES) << 4) | LANE_INDEX) & valid;
+    let best = keys.to_le_bytes().into_iter().max().unwrap_or(0) as u32;
     (best > 0).then(|| ((best >> 4) - 1, (best & 0xF) as u8))
 }
 
@@ -565,8 +609,13 @@ mod tests {
     fn nonzero_bits_marks_the_non_zero_bytes() {
         let mut rng = crate::rng::Rng::from_seed(5);
         for _ in 0..2000 {
-            let bytes: Vec<u8> = (0..13).map(|_| [0, 0, 1, 2, 3, 128, 255][rng.below(7) as usize]).collect();
-            let want = bytes.iter().enumerate().fold(0, |m, (i, &b)| m | ((b != 0) as PositionMask) << i);
+            let bytes: Vec<u8> = (0..13)
+                .map(|_| [0, 0, 1, 2, 3, 128, 255][rng.below(7) as usize])
+                .collect();
+            let want = bytes
+                .iter()
+                .enumerate()
+                .fold(0, |m, (i, &b)| m | ((b != 0) as PositionMask) << i);
             assert_eq!(nonzero_bits(&bytes), want, "{bytes:?}");
         }
     }

@@ -75,6 +75,10 @@ pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &Ru
     cards_missing(hand, &sets, rules) == 0 && cards_missing(hand, &runs, rules) <= exact_check_missing(&runs)
 }
 
+/// Discard tie-breaks, smaller first: the most points, the fewest connections, the
+/// highest card id (so that the choice never depends on iteration order).
+type TieBreak = (Reverse<u16>, u32, Reverse<u8>);
+
 /// At most this many discard candidates that the estimate's melds use are estimated
 /// again (the ones that would win the tie-breaks): each costs a new estimate.
 const RECHECKED: usize = 3;
@@ -172,7 +176,11 @@ impl GreedyBot {
         let now = self.estimate(hand, &contract, rules);
         // The exact search only when it could succeed (see `worth_searching`).
         let worth = worth_searching(hand, &contract, rules, now.missing);
-        debug_assert!(worth || best_go_down(hand, &contract, rules).is_none(), "{:?}", hand.to_cards());
+        debug_assert!(
+            worth || best_go_down(hand, &contract, rules).is_none(),
+            "{:?}",
+            hand.to_cards()
+        );
         if worth {
             if let Some(go_down) = best_go_down(hand, &contract, rules) {
                 // L-5.5 / L-8.1: a go-down keeps a card for the discard, except the
@@ -307,7 +315,8 @@ impl GreedyBot {
         } else {
             free
         };
-        let tie_break = |c: Card| (Reverse(rules.card_points(c)), connections(&hand, c), Reverse(c.id()));
+        let tie_break =
+            |c: Card| -> TieBreak { (Reverse(rules.card_points(c)), connections(&hand, c), Reverse(c.id())) };
 
         let spare = discard_choices(state, seat)
             .filter(|&c| from.get(c) > 0)
@@ -319,23 +328,25 @@ impl GreedyBot {
         // A used card competes only if it scores more than the best free one (its
         // loss never leaves fewer cards missing): the few that score most are
         // estimated again. With no free card at all, the few least connected are.
-        let mut used: Vec<Card> = discard_choices(state, seat)
+        // Ordered by their tie-breaks (computed once each), or by connections first.
+        let none_free = spare.is_none();
+        let mut used: Vec<(u32, TieBreak, Card)> = discard_choices(state, seat)
             .filter(|&c| now.without_unused(&hand, c, &contract).is_none())
             .filter(|&c| {
                 spare
                     .as_ref()
                     .is_none_or(|((_, (Reverse(best), ..)), _)| rules.card_points(c) > *best)
             })
+            .map(|c| {
+                let t = tie_break(c);
+                (if none_free { t.1 } else { 0 }, t, c)
+            })
             .collect();
-        if spare.is_none() {
-            used.sort_by_key(|&c| (connections(&hand, c), Reverse(rules.card_points(c)), Reverse(c.id())));
-        } else {
-            used.sort_by_key(|&c| tie_break(c));
-        }
+        used.sort_unstable();
         used.truncate(RECHECKED);
         let used = used
             .into_iter()
-            .map(|c| {
+            .map(|(_, _, c)| {
                 let mut less = hand;
                 less.0[c.id() as usize] -= 1;
                 let after = estimate(&less, &contract, rules);
