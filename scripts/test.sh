@@ -20,7 +20,8 @@ fi
 echo "ok: no pyo3/numpy under liverpool-engine"
 
 step "cargo test (engine)"
-cargo test -p liverpool-engine --release
+# Debug build on purpose: overflow checks and debug assertions are on.
+cargo test -p liverpool-engine
 
 step "type stubs match the binary (mypy.stubtest)"
 .venv/bin/python -m mypy.stubtest liverpool._core --allowlist scripts/stubtest-allowlist.txt

@@ -426,9 +426,20 @@ impl GameState {
         !self.stock.is_empty() || self.discard.len() >= 3
     }
 
+    /// Whether `seat` is asked about the current top discard in window `w`: not the
+    /// active player, not the previous buyer (L-6.4), not a seat that passed. Cheap:
+    /// `to_act` calls it on every query, so no error message is built here.
+    #[inline]
+    fn is_asked(&self, seat: u8, w: &BuyWindow) -> bool {
+        seat != self.active && w.last_buyer != Some(seat) && w.passed >> seat & 1 == 0
+    }
+
     /// Why `seat` is not asked about the current top discard in window `w` (None: it
-    /// is): the active player, the previous buyer (L-6.4) and seats that passed.
+    /// is), as an error for a refused action.
     fn not_asked(&self, seat: u8, w: &BuyWindow) -> Option<Error> {
+        if self.is_asked(seat, w) {
+            return None;
+        }
         let no = |rule: &'static str, msg: String| Some(Error::rule(ErrorCode::BuyNotAllowed, rule, msg));
         if seat == self.active {
             return no(
@@ -446,6 +457,17 @@ impl GameState {
             return no("L-6.3", format!("seat {seat} has passed on this card"));
         }
         None
+    }
+
+    /// Whether `seat` may buy the current top discard in window `w`: the cheap form of
+    /// [`Self::buy_refusal`] for hot paths (no message is built).
+    fn may_buy(&self, seat: u8, w: &BuyWindow) -> bool {
+        let may = self.is_asked(seat, w)
+            && self.rules.buy_limit_per_round.is_none_or(|limit| self.seats[seat as usize].buys < limit)
+            && !self.discard.is_empty()
+            && self.penalty_available();
+        debug_assert_eq!(may, self.buy_refusal(seat, w).is_none(), "may_buy and buy_refusal disagree");
+        may
     }
 
     /// Why `seat` may not buy the current top discard in window `w` (None: it may).
@@ -479,7 +501,7 @@ impl GameState {
             return None;
         }
         self.priority_order()
-            .find(|&s| self.not_asked(s, w).is_none())
+            .find(|&s| self.is_asked(s, w))
             .map(usize::from)
     }
 
@@ -489,7 +511,7 @@ impl GameState {
             last_buyer: None,
             passed: 0,
         };
-        self.rules.buying != BuyingRule::Off && self.priority_order().any(|s| self.buy_refusal(s, &w).is_none())
+        self.rules.buying != BuyingRule::Off && self.priority_order().any(|s| self.may_buy(s, &w))
     }
 
     /// The phase after the window changed: still buying if someone may buy, else
@@ -738,7 +760,7 @@ impl GameState {
         let passed = self
             .priority_order()
             .take_while(|&s| s != seat)
-            .filter(|&s| self.not_asked(s, &w).is_none())
+            .filter(|&s| self.is_asked(s, &w))
             .map(usize::from)
             .collect();
         Ok(Plan::Buy(passed))
@@ -1002,7 +1024,7 @@ impl GameState {
                 let passed = match window {
                     Some(w) if !self.discard.is_empty() => self
                         .priority_order()
-                        .filter(|&p| self.not_asked(p, &w).is_none())
+                        .filter(|&p| self.is_asked(p, &w))
                         .map(usize::from)
                         .collect(),
                     _ => Vec::new(),
