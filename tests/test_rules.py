@@ -67,3 +67,14 @@ def test_unknown_preset_and_bad_round() -> None:
     with pytest.raises(InvalidRulesError) as info:
         RuleSet().describe_contract(8)
     assert info.value.code == "invalid_round"
+
+
+def test_cut_range_is_configurable_l24() -> None:
+    data = json.loads(RuleSet().to_json())
+    assert data["cut_range"] is None  # Decision: uniform over 1..106 by default
+    data["cut_range"] = [40, 42]
+    assert RuleSet.from_json(json.dumps(data)) != RuleSet()
+    for bad in ([0, 5], [50, 40]):
+        data["cut_range"] = bad
+        with pytest.raises(InvalidRulesError):
+            RuleSet.from_json(json.dumps(data))

@@ -225,15 +225,23 @@ pub fn deal_round(deck: &[Card], rules: &RuleSet, players: u8, round: u8, dealer
     })
 }
 
-/// A cut drawn uniformly from `1..=deck_len - 1` (L-2.4 **Decision**), for when
-/// the cutter does not choose one. Returns 1 for a deck of fewer than 3 cards
-/// (the only cut a 2-card deck allows; a smaller deck cannot be dealt anyway).
-pub fn draw_cut(rng: &mut Rng, deck_len: usize) -> usize {
+/// A cut drawn uniformly from `1..=deck_len - 1` (L-2.4 **Decision**), or from
+/// `range` (a rule set's `cut_range`) clamped to that, for when the cutter does not
+/// choose one. Returns 1 for a deck of fewer than 3 cards (the only cut a 2-card
+/// deck allows; a smaller deck cannot be dealt anyway).
+pub fn draw_cut(rng: &mut Rng, deck_len: usize, range: Option<(u16, u16)>) -> usize {
     if deck_len < 3 {
         return 1;
     }
-    let choices = u32::try_from(deck_len - 1).unwrap_or(u32::MAX);
-    1 + rng.below(choices) as usize
+    let (low, high) = match range {
+        None => (1, deck_len - 1),
+        Some((lo, hi)) => {
+            let high = (hi as usize).clamp(1, deck_len - 1);
+            ((lo as usize).clamp(1, high), high)
+        }
+    };
+    let choices = u32::try_from(high - low + 1).unwrap_or(u32::MAX);
+    low + rng.below(choices) as usize
 }
 
 #[cfg(test)]
@@ -468,10 +476,15 @@ mod tests {
         let mut rng = Rng::from_seed(8);
         let mut seen = [0u32; 107];
         for _ in 0..20_000 {
-            seen[draw_cut(&mut rng, 107)] += 1;
+            seen[draw_cut(&mut rng, 107, None)] += 1;
         }
         assert_eq!(seen[0], 0);
         assert!(seen[1..].iter().all(|&n| n > 0), "{seen:?}");
-        assert_eq!(draw_cut(&mut rng, 2), 1);
+        assert_eq!(draw_cut(&mut rng, 2, None), 1);
+        // A configured range (L-2.4) is honoured and clamped to the deck.
+        for _ in 0..200 {
+            assert!((40..=42).contains(&draw_cut(&mut rng, 107, Some((40, 42)))));
+            assert_eq!(draw_cut(&mut rng, 10, Some((40, 42))), 9);
+        }
     }
 }

@@ -128,6 +128,10 @@ pub struct RuleSet {
     pub joker_swap: JokerSwapRule,
     /// L-5.3 (false) / W-5 (true): lay-offs allowed on the go-down turn itself.
     pub lay_off_on_go_down_turn: bool,
+    /// L-2.4: the range a cut is drawn from when the cutter does not choose one
+    /// (uniformly, clamped to the deck); `None` = 1..=deck size - 1 (the Decision's default).
+    #[serde(default)]
+    pub cut_range: Option<(u16, u16)>,
     /// L-2.3 / W-3: score change for an exact cut (negative is a bonus); 0 = no cut bonus (C-2).
     pub cut_bonus: i32,
     /// L-10.3 / C-7.
@@ -184,6 +188,7 @@ impl RuleSet {
             buy_limit_per_round: None,
             joker_swap: JokerSwapRule::AfterGoDownTurn,
             lay_off_on_go_down_turn: false,
+            cut_range: None,
             cut_bonus: -50,
             tie_break: TieBreak::Share,
             liverpool_call: false,
@@ -346,6 +351,11 @@ impl RuleSet {
             let deck = decks as usize * 52 + jokers as usize;
             if self.max_players as usize * deal as usize + 2 > deck {
                 return bad(format!("round {}: the deck cannot deal {deal} cards to {} players", i + 1, self.max_players));
+            }
+        }
+        if let Some((lo, hi)) = self.cut_range {
+            if lo == 0 || lo > hi {
+                return bad(format!("cut_range ({lo}, {hi}) must satisfy 1 <= low <= high (L-2.4)"));
             }
         }
         if self.max_turns_per_round == 0 {

@@ -141,7 +141,7 @@ impl GreedyBot {
         self.sync_rules(state);
         match state.phase() {
             Phase::Cut => Action::Cut {
-                size: Some(draw_cut(&mut self.rng, state.stock().len()) as i64),
+                size: Some(draw_cut(&mut self.rng, state.stock().len(), state.rules().cut_range) as i64),
             },
             Phase::Draw { declined: false } => match state.discard_top() {
                 Some(card) if self.wants_discard(state, seat, card) => Action::TakeDiscard,

@@ -716,7 +716,7 @@ impl GameState {
         }
         let mut rng = self.rng.clone();
         let size = match size {
-            None => draw_cut(&mut rng, self.stock.len()),
+            None => draw_cut(&mut rng, self.stock.len(), self.rules.cut_range),
             Some(k) if k >= 1 && (k as u64) < self.stock.len() as u64 => k as usize,
             Some(k) => return Err(bad_cut(k, self.stock.len())),
         };
