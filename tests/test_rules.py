@@ -78,3 +78,15 @@ def test_cut_range_is_configurable_l24() -> None:
         data["cut_range"] = bad
         with pytest.raises(InvalidRulesError):
             RuleSet.from_json(json.dumps(data))
+
+
+def test_a_game_draws_its_cut_from_the_configured_range() -> None:
+    from liverpool import Action, GameState
+
+    data = json.loads(RuleSet().to_json())
+    data["cut_range"] = [41, 41]  # every undrawn cut is exact: the L-2.3 bonus each time
+    game = GameState(seed=5, rules=RuleSet.from_json(json.dumps(data)))
+    cutter = game.to_act
+    assert cutter is not None and game.phase == "cut"
+    game.apply(cutter, Action.cut())
+    assert game.cut_bonus == cutter
