@@ -506,26 +506,39 @@ def test_table_melds() -> None:
     assert "owner=0" in repr(g.table[0])
 
 
-@pytest.mark.xfail(reason="engine gap: W-8 'floating' is not modelled, so the seat has no move", strict=True)
-def test_profile_w_player_holding_only_the_taken_card() -> None:
-    # W-8: the card taken from the discard pile may not be discarded this turn, and a
-    # player who cannot discard floats while the round goes on. Found by the state
-    # machine of test_game_stateful.py (it skips this check for profile W).
-    g = GameState.from_position(
-        {
-            "profile": "liverpool-classic",
-            "round": 3,
-            "phase": "play",
-            "active": 0,
-            "hands": [["J♥"], ["2♠", "3♠"], ["4♦"], ["5♣"]],
-            "stock": ["6♦", "7♦"],
-            "discard": ["9♣"],
-            "table": [{"owner": 0, "cards": ["5♥", "6♥", "7♥", "8♥"]}, {"owner": 0, "cards": ["2♣", "3♣", "4♣", "JK"]}],
-            "down": [True, False, False, False],
-            "taken_discard": "J♥",
-        }
-    )
+W_POSITION = {
+    "profile": "liverpool-classic",
+    "round": 3,
+    "phase": "play",
+    "active": 0,
+    "hands": [["J♥", "9♥"], ["2♠", "3♠"], ["4♦"], ["5♣"]],
+    "stock": ["6♦", "7♦"],
+    "discard": ["9♣"],
+    "table": [{"owner": 0, "cards": ["5♥", "6♥", "7♥", "8♥"]}, {"owner": 0, "cards": ["2♣", "3♣", "4♣", "JK"]}],
+    "down": [True, False, False, False],
+    "taken_discard": "J♥",
+}
+
+
+def test_profile_w_keeps_a_discardable_card() -> None:
+    # W-8: the card taken from the discard pile may not be discarded this turn, so
+    # (L-5.5) a lay-off that would leave only that card is refused: the player would
+    # have no legal move. Found by the state machine of test_game_stateful.py.
+    g = GameState.from_position(W_POSITION)
+    before = g.clone()
+    with pytest.raises(IllegalMoveError) as info:
+        g.apply(0, Action.lay_off(0, ["9♥"]))
+    assert info.value.code == "must_keep_discard"
+    assert g == before
     with pytest.raises(IllegalMoveError) as info:
         g.apply(0, Action.discard("J♥"))
     assert info.value.code == "discard_taken_card"
-    assert g.legal_actions() != []
+    g.apply(0, Action.discard("9♥"))
+    assert g.active == 1
+
+
+def test_profile_w_position_with_only_the_taken_card_is_refused() -> None:
+    stuck = dict(W_POSITION, hands=[["J♥"], ["2♠", "3♠"], ["4♦"], ["5♣"]])
+    with pytest.raises(PositionError) as info:
+        GameState.from_position(stuck)
+    assert info.value.code == "bad_position" and "W-8" in str(info.value)

@@ -43,10 +43,6 @@ PROFILES = {"liverpool": range(2, 9), "contract": range(3, 9), "liverpool-classi
 ALL_CARDS = [Card.from_id(i) for i in range(53)]
 KNOWN_CODES = set(error_codes())
 RULE_ID = re.compile(r"[LCW]-\d+(\.\d+)?")
-# Profile W can leave a player whose only card was taken from the discard pile this
-# turn (W-8 forbids discarding it) with no move at all: the engine does not model
-# W-8 "floating" yet. See test_game_api.py::test_profile_w_player_holding_only_the_taken_card.
-STUCK_POSSIBLE = {"liverpool-classic"}
 
 # Runs come from the profile (dev 50, ci 400); longer runs under the bigger profile.
 STEPS = 40 if settings.default is not None and settings.default.max_examples >= 200 else 30
@@ -228,8 +224,7 @@ class GameMachine(RuleBasedStateMachine):
             assert g.to_act is None and g.winners
         else:
             assert g.to_act in range(self.players)
-            if self.ruleset.name not in STUCK_POSSIBLE:
-                assert g.legal_actions(), "a seat to act always has a legal action"
+            assert g.legal_actions(), "a seat to act always has a legal action"
 
     @invariant()
     def json_round_trip(self) -> None:

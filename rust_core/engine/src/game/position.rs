@@ -310,6 +310,17 @@ impl GameState {
                 round_score: round_scores[s],
             });
         }
+        // W-8 with L-5.5: play never leaves the active player holding nothing but a lone
+        // copy of the card they took this turn (they could not discard it: no legal move).
+        if let (Phase::Play, Some(taken), true) = (phase, pos.taken_discard, rules.no_discard_of_taken_card) {
+            let hand = &seats[active].hand;
+            if hand.total() == 1 && hand.get(taken) == 1 {
+                return bad(format!(
+                    "seat {active} holds only {taken}, the card it took this turn, which it may not \
+                     discard (W-8): play keeps a discardable card (L-5.5), so this position cannot arise"
+                ));
+            }
+        }
         let mut table = Vec::with_capacity(pos.table.len());
         for (i, m) in pos.table.iter().enumerate() {
             table.push(TableMeld {

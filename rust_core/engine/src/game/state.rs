@@ -683,6 +683,19 @@ impl GameState {
     }
 
     /// The cards of `cards` as counts, if the seat holds them all (counting copies).
+    /// L-5.5 / L-7.3: after giving up `used`, does the hand still hold a card it may
+    /// discard? Under W-8 (`no_discard_of_taken_card`) a lone copy of the card taken
+    /// from the discard pile does not count, so no player is ever left without a legal
+    /// move (W-8 "floating" itself is not modelled).
+    fn keeps_a_discard(&self, seat: u8, used: &CardCounts) -> bool {
+        let hand = &self.seats[seat as usize].hand;
+        match (hand.total() - used.total(), self.taken_discard) {
+            (0, _) => false,
+            (1, Some(taken)) if self.rules.no_discard_of_taken_card => hand.get(taken) - used.get(taken) != 1,
+            _ => true,
+        }
+    }
+
     fn require_cards(&self, seat: u8, cards: &[Card]) -> Result<CardCounts> {
         let hand = &self.seats[seat as usize].hand;
         let named = |c: Card| cards.iter().filter(|&&x| x == c).count();
@@ -801,7 +814,7 @@ impl GameState {
                 format!("in this round a go-down lays the whole hand: {left} cards would be left"),
             );
         }
-        if !contract.whole_hand && left == 0 {
+        if !contract.whole_hand && !self.keeps_a_discard(seat, &used) {
             return refuse(
                 ErrorCode::MustKeepDiscard,
                 "L-5.5",
@@ -856,7 +869,7 @@ impl GameState {
         }
         let used = self.require_cards(seat, cards)?;
         let grown = target.meld.lay_off(cards, end, &self.rules)?;
-        if self.seats[seat as usize].hand.total() == cards.len() {
+        if !self.keeps_a_discard(seat, &used) {
             return refuse(
                 ErrorCode::MustKeepDiscard,
                 "L-5.5",
@@ -893,7 +906,7 @@ impl GameState {
             }
             _ => {}
         }
-        self.require_cards(seat, &[card])?;
+        let used = self.require_cards(seat, &[card])?;
         let Some(source) = self.table.get(meld) else {
             return refuse(
                 ErrorCode::SwapMismatch,
@@ -923,7 +936,7 @@ impl GameState {
                 format!("the freed joker cannot go on meld {to_meld}: {}", e.message),
             )
         })?;
-        if self.seats[seat as usize].hand.total() == 1 {
+        if !self.keeps_a_discard(seat, &used) {
             return refuse(
                 ErrorCode::MustKeepDiscard,
                 "L-7.3",
