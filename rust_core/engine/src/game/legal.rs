@@ -8,7 +8,7 @@
 
 use super::action::Action;
 use super::state::{GameState, Phase};
-use crate::card::Card;
+use crate::card::{Card, CardCounts};
 use crate::meld::{End, Meld};
 use crate::rules::JokerSwapRule;
 use crate::search::all_go_downs;
@@ -69,22 +69,29 @@ impl GameState {
         let down = self.seats[seat].down;
         if !down {
             for gd in all_go_downs(&hand, &contract, &self.rules, GO_DOWN_LIMIT) {
-                let left = gd.left.total();
-                if (contract.whole_hand && left == 0) || (!contract.whole_hand && left > 0) {
+                let mut used = hand;
+                used.try_remove(&gd.left);
+                let keeps = if contract.whole_hand {
+                    gd.left.total() == 0
+                } else {
+                    self.keeps_a_discard(seat as u8, &used)
+                };
+                if keeps {
                     out.push(Action::GoDown {
                         melds: gd.melds.iter().map(|m| m.cards().to_vec()).collect(),
                     });
                 }
             }
         }
-        // L-5.5 / L-7.3: lay-offs and swaps must leave a card for the discard.
+        // L-5.5 / L-7.3 (and W-8): lay-offs and swaps must leave a card for the discard.
         let may_add = down && !contract.whole_hand && hand.total() >= 2;
+        let keeps_without = |card: Card| self.keeps_a_discard(seat as u8, &CardCounts::from_cards(&[card]));
         let distinct: Vec<Card> = (0..53u8)
             .filter(|&id| hand.0[id as usize] > 0)
             .map(|id| Card::from_id(id).expect("id < 53"))
             .collect();
         if may_add && (!self.down_this_turn || self.rules.lay_off_on_go_down_turn) {
-            for &card in &distinct {
+            for &card in distinct.iter().filter(|&&c| keeps_without(c)) {
                 for (i, target) in self.table.iter().enumerate() {
                     for end in self.joker_ends(card, &target.meld) {
                         if target.meld.lay_off(&[card], end, &self.rules).is_ok() {
@@ -109,7 +116,7 @@ impl GameState {
                     let Some(natural) = source.meld.joker_stands_for(index) else {
                         continue;
                     };
-                    if hand.get(natural) == 0 {
+                    if hand.get(natural) == 0 || !keeps_without(natural) {
                         continue;
                     }
                     for (j, target) in self.table.iter().enumerate() {

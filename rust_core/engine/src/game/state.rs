@@ -687,7 +687,7 @@ impl GameState {
     /// discard? Under W-8 (`no_discard_of_taken_card`) a lone copy of the card taken
     /// from the discard pile does not count, so no player is ever left without a legal
     /// move (W-8 "floating" itself is not modelled).
-    fn keeps_a_discard(&self, seat: u8, used: &CardCounts) -> bool {
+    pub(super) fn keeps_a_discard(&self, seat: u8, used: &CardCounts) -> bool {
         let hand = &self.seats[seat as usize].hand;
         match (hand.total() - used.total(), self.taken_discard) {
             (0, _) => false,
