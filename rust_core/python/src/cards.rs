@@ -25,13 +25,18 @@ impl From<Card> for PyCard {
 impl PyCard {
     #[new]
     fn new(text: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyCard { card: extract_card(text)? })
+        Ok(PyCard {
+            card: extract_card(text)?,
+        })
     }
     /// Build a card from its compact id (0..=51 naturals, 52 the joker).
     #[staticmethod]
     fn from_id(id: i64) -> PyResult<Self> {
-        let id = u8::try_from(id).map_err(|_| invalid_argument(format!("card id {id} is out of range 0..=52")))?;
-        Ok(PyCard { card: py_result(Card::from_id(id))? })
+        let id = u8::try_from(id)
+            .map_err(|_| invalid_argument(format!("card id {id} is out of range 0..=52")))?;
+        Ok(PyCard {
+            card: py_result(Card::from_id(id))?,
+        })
     }
     /// The compact id: `suit * 13 + rank - 1`, the joker is 52.
     #[getter]
@@ -103,7 +108,11 @@ pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
 /// Accept any iterable of card-likes, or one string of space-separated cards.
 pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return s.to_str()?.split_whitespace().map(|t| py_result(Card::parse(t))).collect();
+        return s
+            .to_str()?
+            .split_whitespace()
+            .map(|t| py_result(Card::parse(t)))
+            .collect();
     }
     let mut out = Vec::new();
     for item in obj.try_iter()? {
@@ -120,14 +129,24 @@ static CARD_OBJECTS: PyOnceLock<Vec<Py<PyCard>>> = PyOnceLock::new();
 pub fn card_object<'py>(py: Python<'py>, card: Card) -> PyResult<Bound<'py, PyCard>> {
     let objects = CARD_OBJECTS.get_or_try_init(py, || -> PyResult<Vec<Py<PyCard>>> {
         (0..CARD_KINDS as u8)
-            .map(|id| Py::new(py, PyCard { card: Card::from_id(id).expect("id < 53") }))
+            .map(|id| {
+                Py::new(
+                    py,
+                    PyCard {
+                        card: Card::from_id(id).expect("id < 53"),
+                    },
+                )
+            })
             .collect()
     })?;
     Ok(objects[card.id() as usize].clone_ref(py).into_bound(py))
 }
 
 pub fn cards_to_py<'py>(py: Python<'py>, cards: &[Card]) -> PyResult<Bound<'py, PyList>> {
-    let objects = cards.iter().map(|&c| card_object(py, c)).collect::<PyResult<Vec<_>>>()?;
+    let objects = cards
+        .iter()
+        .map(|&c| card_object(py, c))
+        .collect::<PyResult<Vec<_>>>()?;
     PyList::new(py, objects)
 }
 
@@ -144,12 +163,16 @@ impl PyRuleSet {
     #[new]
     #[pyo3(signature = (preset = "liverpool"))]
     fn new(preset: &str) -> PyResult<Self> {
-        Ok(PyRuleSet { rules: py_result(RuleSet::preset(preset))? })
+        Ok(PyRuleSet {
+            rules: py_result(RuleSet::preset(preset))?,
+        })
     }
     /// A rule set from JSON (the format of `to_json`); refused with `InvalidRulesError` if inconsistent.
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Self> {
-        Ok(PyRuleSet { rules: py_result(RuleSet::from_json(text))? })
+        Ok(PyRuleSet {
+            rules: py_result(RuleSet::from_json(text))?,
+        })
     }
     fn to_json(&self) -> String {
         self.rules.to_json()
@@ -174,7 +197,11 @@ impl PyRuleSet {
     /// `[(sets, runs, whole_hand), ...]` per round.
     #[getter]
     fn contracts(&self) -> Vec<(u8, u8, bool)> {
-        self.rules.contracts.iter().map(|c| (c.sets, c.runs, c.whole_hand)).collect()
+        self.rules
+            .contracts
+            .iter()
+            .map(|c| (c.sets, c.runs, c.whole_hand))
+            .collect()
     }
     /// A sentence per round, e.g. `"1 set + 1 run"`.
     fn describe_contract(&self, round: u8) -> PyResult<String> {
@@ -182,7 +209,8 @@ impl PyRuleSet {
     }
     #[pyo3(signature = (players = None))]
     fn deck_size(&self, players: Option<u8>) -> usize {
-        self.rules.deck_size(players.unwrap_or(self.rules.default_players))
+        self.rules
+            .deck_size(players.unwrap_or(self.rules.default_players))
     }
     #[getter]
     fn default_players(&self) -> u8 {
@@ -195,7 +223,10 @@ impl PyRuleSet {
     /// L-2.3: the cut size that earns the cut bonus in this round.
     #[pyo3(signature = (round, players = None))]
     fn exact_cut(&self, round: u8, players: Option<u8>) -> PyResult<usize> {
-        py_result(self.rules.exact_cut(round, players.unwrap_or(self.rules.default_players)))
+        py_result(
+            self.rules
+                .exact_cut(round, players.unwrap_or(self.rules.default_players)),
+        )
     }
     #[getter]
     fn cut_bonus(&self) -> i32 {
@@ -224,14 +255,18 @@ impl PyMeld {
     #[pyo3(signature = (cards, rules = None))]
     fn set(cards: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
         let cards = extract_cards(cards)?;
-        Ok(PyMeld { meld: py_result(Meld::set(&cards, &rules_or_default(rules)))? })
+        Ok(PyMeld {
+            meld: py_result(Meld::set(&cards, &rules_or_default(rules)))?,
+        })
     }
     /// A run (L-4.2, L-4.3): cards of one suit listed low to high; a joker's place fixes its card.
     #[staticmethod]
     #[pyo3(signature = (cards, rules = None))]
     fn run(cards: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
         let cards = extract_cards(cards)?;
-        Ok(PyMeld { meld: py_result(Meld::run(&cards, &rules_or_default(rules)))? })
+        Ok(PyMeld {
+            meld: py_result(Meld::run(&cards, &rules_or_default(rules)))?,
+        })
     }
     /// A set or a run, whichever the cards are (a set when both readings are legal).
     #[staticmethod]
@@ -239,7 +274,9 @@ impl PyMeld {
     fn parse(cards: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
         let cards = extract_cards(cards)?;
         let mut readings = py_result(Meld::interpretations(&cards, &rules_or_default(rules)))?;
-        Ok(PyMeld { meld: readings.swap_remove(0) })
+        Ok(PyMeld {
+            meld: readings.swap_remove(0),
+        })
     }
     /// `"set"` or `"run"`.
     #[getter]
@@ -274,14 +311,23 @@ impl PyMeld {
     }
     /// The meld after laying `cards` off on it (L-5.3); this meld is unchanged.
     #[pyo3(signature = (cards, end = None, rules = None))]
-    fn lay_off(&self, cards: &Bound<'_, PyAny>, end: Option<&str>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+    fn lay_off(
+        &self,
+        cards: &Bound<'_, PyAny>,
+        end: Option<&str>,
+        rules: Option<PyRef<'_, PyRuleSet>>,
+    ) -> PyResult<Self> {
         let cards = extract_cards(cards)?;
         let end = parse_end(end)?;
-        Ok(PyMeld { meld: py_result(self.meld.lay_off(&cards, end, &rules_or_default(rules)))? })
+        Ok(PyMeld {
+            meld: py_result(self.meld.lay_off(&cards, end, &rules_or_default(rules)))?,
+        })
     }
     /// The run after putting `card` in place of the joker it stands for (L-7.2).
     fn swap_joker(&self, card: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyMeld { meld: py_result(self.meld.swap_joker(extract_card(card)?))? })
+        Ok(PyMeld {
+            meld: py_result(self.meld.swap_joker(extract_card(card)?))?,
+        })
     }
     fn __len__(&self) -> usize {
         self.meld.len()
@@ -299,14 +345,20 @@ pub fn parse_end(end: Option<&str>) -> PyResult<Option<End>> {
         None => Ok(None),
         Some("low") => Ok(Some(End::Low)),
         Some("high") => Ok(Some(End::High)),
-        Some(other) => Err(invalid_argument(format!("end must be 'low' or 'high', not '{other}'"))),
+        Some(other) => Err(invalid_argument(format!(
+            "end must be 'low' or 'high', not '{other}'"
+        ))),
     }
 }
 
 /// Check a go-down for a round's contract (L-4.6, L-4.4, L-8) and return its melds.
 #[pyfunction]
 #[pyo3(signature = (melds, round, rules = None))]
-fn check_go_down(melds: &Bound<'_, PyAny>, round: u8, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Vec<PyMeld>> {
+fn check_go_down(
+    melds: &Bound<'_, PyAny>,
+    round: u8,
+    rules: Option<PyRef<'_, PyRuleSet>>,
+) -> PyResult<Vec<PyMeld>> {
     let rules = rules_or_default(rules);
     let contract = py_result(rules.contract_for(round))?;
     let mut groups = Vec::new();

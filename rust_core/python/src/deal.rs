@@ -1,84 +1,37 @@
 //! Shuffling and dealing (RULES.md L-1.2, L-2): converts arguments and delegates
 //! to `liverpool_engine::deal`. The batch shuffle releases the GIL.
 
+use crate::args::{int_arg, players_arg, round_arg, seed_arg, threads_arg};
 use crate::cards::{cards_to_py, extract_card, rules_or_default, PyCard, PyRuleSet};
 use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::card::Card;
 use liverpool_engine::deal::{self, Dealt};
 use liverpool_engine::search::with_threads;
-use liverpool_engine::rules::RuleSet;
-use liverpool_engine::{Error, ErrorCode};
+
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyList};
-
-/// A seed: any integer in `0..2**64`.
-fn extract_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
-    seed.extract::<u64>()
-        .map_err(|_| invalid_argument(format!("seed must be an integer in 0..2**64, not {seed}")))
-}
-
-/// An integer argument as `i64`; `Err(true)` for an int too large for 64 bits,
-/// `Err(false)` for anything that is not an int. Lets every caller raise a typed
-/// error with a stable code instead of Python's `OverflowError`/`TypeError`.
-fn int_arg(obj: &Bound<'_, PyAny>) -> Result<i64, bool> {
-    obj.extract::<i64>().map_err(|_| obj.is_instance_of::<PyInt>())
-}
-
-/// The player count (the rule set's default for `None`), checked against the rules (L-1.1).
-fn players_or_default(players: Option<&Bound<'_, PyAny>>, rules: &RuleSet) -> PyResult<u8> {
-    let Some(players) = players else {
-        return Ok(rules.default_players);
-    };
-    let players = int_arg(players).ok().and_then(|p| u8::try_from(p).ok()).ok_or_else(|| {
-        invalid_argument(format!(
-            "{players} players: the '{}' rules allow {} to {}",
-            rules.name, rules.min_players, rules.max_players
-        ))
-    })?;
-    py_result(deal::check_players(rules, players))?;
-    Ok(players)
-}
-
-/// A round number: any int outside the engine's type is `invalid_round` too.
-fn to_round(round: &Bound<'_, PyAny>, rules: &RuleSet) -> PyResult<u8> {
-    match int_arg(round) {
-        Ok(r) if (0..=255).contains(&r) => Ok(r as u8),
-        Err(false) => Err(invalid_argument(format!("round must be an integer, not {round}"))),
-        _ => Err(to_py(Error::new(
-            ErrorCode::InvalidRound,
-            Some("L-3"),
-            format!("round {round} does not exist: rounds are 1..={}", rules.rounds()),
-        ))),
-    }
-}
+use pyo3::types::PyList;
 
 /// A cut size: any int outside `usize` is a `bad_cut` (L-2.2).
 fn to_cut(cut: &Bound<'_, PyAny>, deck_len: usize) -> PyResult<usize> {
     match int_arg(cut) {
         Ok(k) if k >= 0 => Ok(k as usize),
-        Err(false) => Err(invalid_argument(format!("cut must be an integer, not {cut}"))),
+        Err(false) => Err(invalid_argument(format!(
+            "cut must be an integer, not {cut}"
+        ))),
         _ => Err(to_py(deal::bad_cut(cut, deck_len))),
     }
-}
-
-/// A thread count, or `None` for all cores; the engine checks the range.
-fn to_threads(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    threads
-        .map(|t| {
-            int_arg(t)
-                .ok()
-                .and_then(|n| usize::try_from(n).ok())
-                .ok_or_else(|| invalid_argument(format!("threads must be a positive integer or None, not {t}")))
-        })
-        .transpose()
 }
 
 /// Accept a 1-D uint8 array of card ids or any iterable of card-likes.
 fn extract_deck(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(array) = deck.extract::<PyReadonlyArray1<'_, u8>>() {
-        return array.as_array().iter().map(|&id| py_result(Card::from_id(id))).collect();
+        return array
+            .as_array()
+            .iter()
+            .map(|&id| py_result(Card::from_id(id)))
+            .collect();
     }
     let mut cards = Vec::new();
     for item in deck.try_iter()? {
@@ -90,9 +43,13 @@ fn extract_deck(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
 /// The unshuffled deck in canonical order: each 52-card deck in id order, then the jokers (L-1.2).
 #[pyfunction]
 #[pyo3(signature = (rules = None, players = None))]
-fn new_deck<'py>(py: Python<'py>, rules: Option<PyRef<'_, PyRuleSet>>, players: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyList>> {
+fn new_deck<'py>(
+    py: Python<'py>,
+    rules: Option<PyRef<'_, PyRuleSet>>,
+    players: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
     let rules = rules_or_default(rules);
-    let players = players_or_default(players, &rules)?;
+    let players = players_arg(players, &rules)?;
     cards_to_py(py, &deal::new_deck(&rules, players))
 }
 
@@ -106,9 +63,9 @@ fn shuffled_deck<'py>(
     rules: Option<PyRef<'_, PyRuleSet>>,
     players: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let seed = extract_seed(seed)?;
+    let seed = seed_arg(seed)?;
     let rules = rules_or_default(rules);
-    let players = players_or_default(players, &rules)?;
+    let players = players_arg(players, &rules)?;
     cards_to_py(py, &deal::shuffled_deck(seed, &rules, players))
 }
 
@@ -129,13 +86,16 @@ fn shuffled_decks<'py>(
         .ok()
         .and_then(|k| usize::try_from(k).ok())
         .ok_or_else(|| invalid_argument(format!("n must be an integer in 0..2**63, not {n}")))?;
-    let seed = extract_seed(seed)?;
+    let seed = seed_arg(seed)?;
     let rules = rules_or_default(rules);
-    let players = players_or_default(players, &rules)?;
-    let threads = to_threads(threads)?;
+    let players = players_arg(players, &rules)?;
+    let threads = threads_arg(threads)?;
     let deck_len = rules.deck_size(players);
     let bytes = py.detach(|| {
-        with_threads(threads, || deal::shuffled_decks_batch(n, seed, &rules, players)).and_then(|r| r)
+        with_threads(threads, || {
+            deal::shuffled_decks_batch(n, seed, &rules, players)
+        })
+        .and_then(|r| r)
     });
     let bytes = py_result(bytes)?;
     let array = Array2::from_shape_vec((n, deck_len), bytes)
@@ -155,7 +115,11 @@ impl PyDeal {
     /// One hand per seat, in the order the cards were dealt.
     #[getter]
     fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-        self.dealt.hands.iter().map(|hand| cards_to_py(py, hand)).collect()
+        self.dealt
+            .hands
+            .iter()
+            .map(|hand| cards_to_py(py, hand))
+            .collect()
     }
     /// The card turned up to start the discard pile (L-2.6).
     #[getter]
@@ -183,7 +147,12 @@ impl PyDeal {
         self.dealt.cut_bonus
     }
     fn __repr__(&self) -> String {
-        let sizes: Vec<String> = self.dealt.hands.iter().map(|h| h.len().to_string()).collect();
+        let sizes: Vec<String> = self
+            .dealt
+            .hands
+            .iter()
+            .map(|h| h.len().to_string())
+            .collect();
         format!(
             "Deal(hand_sizes=[{}], up_card='{}', stock={} cards, cutter={}, cut={}, cut_bonus={})",
             sizes.join(", "),
@@ -191,7 +160,11 @@ impl PyDeal {
             self.dealt.stock.len(),
             self.dealt.cutter,
             self.dealt.cut,
-            if self.dealt.cut_bonus { "True" } else { "False" }
+            if self.dealt.cut_bonus {
+                "True"
+            } else {
+                "False"
+            }
         )
     }
 }
@@ -211,12 +184,17 @@ fn deal_round(
 ) -> PyResult<PyDeal> {
     let rules = rules_or_default(rules);
     let deck = extract_deck(deck)?;
-    let round = to_round(round, &rules)?;
-    let players = players_or_default(players, &rules)?;
+    let round = round_arg(round, &rules)?;
+    let players = players_arg(players, &rules)?;
     let dealer = int_arg(dealer)
         .ok()
         .and_then(|d| u8::try_from(d).ok())
-        .ok_or_else(|| invalid_argument(format!("dealer seat {dealer} does not exist: seats are 0..={}", players - 1)))?;
+        .ok_or_else(|| {
+            invalid_argument(format!(
+                "dealer seat {dealer} does not exist: seats are 0..={}",
+                players - 1
+            ))
+        })?;
     let cut = to_cut(cut, deck.len())?;
     let dealt = py_result(deal::deal_round(&deck, &rules, players, round, dealer, cut))?;
     Ok(PyDeal { dealt })

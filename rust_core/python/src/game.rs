@@ -7,6 +7,7 @@
 //! the engine's own JSON text, read and written with Python's `json` module, so
 //! their field names and order are exactly the engine's (CONFORMANCE.md shapes).
 
+use crate::args::{players_arg, seed_arg};
 use crate::cards::{
     cards_to_py, extract_card, extract_cards, parse_end, PyCard, PyMeld, PyRuleSet,
 };
@@ -38,12 +39,6 @@ fn index_arg(obj: &Bound<'_, PyAny>) -> Option<u64> {
     obj.extract::<u64>().ok()
 }
 
-/// A seed: any integer in `0..2**64`.
-fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
-    index_arg(seed)
-        .ok_or_else(|| invalid_argument(format!("seed must be an integer in 0..2**64, not {seed}")))
-}
-
 /// A seat of `state`: `invalid_argument` for anything that is not one.
 fn seat_arg(state: &GameState, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
     let players = state.players();
@@ -54,21 +49,6 @@ fn seat_arg(state: &GameState, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
     };
     py_result(state.check_seat(s))?;
     Ok(s)
-}
-
-/// A player count, or the rule set's default (L-1.1); the engine checks the range.
-fn players_arg(players: Option<&Bound<'_, PyAny>>, rules: &RuleSet) -> PyResult<usize> {
-    match players {
-        None => Ok(rules.default_players as usize),
-        Some(p) => index_arg(p)
-            .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| {
-                invalid_argument(format!(
-                    "{p} players: the '{}' rules allow {}..={}",
-                    rules.name, rules.min_players, rules.max_players
-                ))
-            }),
-    }
 }
 
 /// A table meld number.
@@ -538,7 +518,7 @@ impl PyGameState {
     ) -> PyResult<Self> {
         let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
         let rules = rules_arg(rules);
-        let players = players_arg(players, &rules)?;
+        let players = players_arg(players, &rules)? as usize;
         Ok(py_result(GameState::new(rules, players, seed))?.into())
     }
 
@@ -555,7 +535,7 @@ impl PyGameState {
     ) -> PyResult<Self> {
         let seed = seed_arg(seed)?;
         let rules = rules_arg(rules);
-        let players = players_arg(players, &rules)?;
+        let players = players_arg(players, &rules)? as usize;
         let mut steps = Vec::new();
         for (i, item) in actions.try_iter()?.enumerate() {
             let item = item?;

@@ -6,6 +6,7 @@
 
 use pyo3::prelude::*;
 
+mod args;
 mod cards;
 mod deal;
 mod errors;

@@ -2,17 +2,18 @@
 //! `liverpool_engine::search`. Batches release the GIL and run in parallel; single
 //! calls are short enough (about a microsecond) to keep it.
 
+use crate::args::{int_arg, players_arg, round_arg, threads_arg};
 use crate::cards::{cards_to_py, extract_cards, PyCard, PyMeld, PyRuleSet};
-use crate::errors::{invalid_argument, py_result, to_py};
+use crate::errors::{invalid_argument, py_result};
 use liverpool_engine::card::{format_cards, CardCounts};
 use liverpool_engine::rules::{Contract, RuleSet};
 use liverpool_engine::search::{self, Arrangement, GoDown, PAD};
-use liverpool_engine::{Error, ErrorCode};
+
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyInt, PyList};
+use pyo3::types::PyList;
 
 /// One way to lay a round's contract: `melds` (sets, then runs, each in canonical
 /// order), the cards `left` in hand and their `points_left` (L-10.1).
@@ -27,7 +28,11 @@ impl PyGoDown {
     /// The melds: sets first, then runs, each group sorted by card ids.
     #[getter]
     fn melds(&self) -> Vec<PyMeld> {
-        self.go_down.melds.iter().map(|m| PyMeld { meld: m.clone() }).collect()
+        self.go_down
+            .melds
+            .iter()
+            .map(|m| PyMeld { meld: m.clone() })
+            .collect()
     }
     /// The cards that stay in hand, in card-id order.
     #[getter]
@@ -62,7 +67,11 @@ impl PyArrangement {
     /// The melds: sets first, then runs, each group sorted by card ids.
     #[getter]
     fn melds(&self) -> Vec<PyMeld> {
-        self.arrangement.melds.iter().map(|m| PyMeld { meld: m.clone() }).collect()
+        self.arrangement
+            .melds
+            .iter()
+            .map(|m| PyMeld { meld: m.clone() })
+            .collect()
     }
     /// The cards in no meld, in card-id order.
     #[getter]
@@ -101,28 +110,19 @@ fn rules_ref<'a>(rules: &'a Option<PyRef<'_, PyRuleSet>>) -> &'a RuleSet {
     }
 }
 
-/// An integer argument as `i64`: `Err(true)` for an int beyond 64 bits, `Err(false)`
-/// for anything that is not an int.
-fn int_arg(obj: &Bound<'_, PyAny>) -> Result<i64, bool> {
-    obj.extract::<i64>().map_err(|_| obj.is_instance_of::<PyInt>())
-}
-
 /// The contract of a round; any integer outside the rule set's rounds is `invalid_round`.
 fn contract_of(round: &Bound<'_, PyAny>, rules: &RuleSet) -> PyResult<Contract> {
-    match int_arg(round) {
-        Ok(r) if (0..=255).contains(&r) => py_result(rules.contract_for(r as u8)),
-        Err(false) => Err(invalid_argument(format!("round must be an integer, not {round}"))),
-        _ => Err(to_py(Error::rule(
-            ErrorCode::InvalidRound,
-            "L-3",
-            format!("round {round} does not exist: rounds are 1..={}", rules.rounds()),
-        ))),
-    }
+    py_result(rules.contract_for(round_arg(round, rules)?))
 }
 
 /// Cards as a multiset, refused if the deck for `players` could not hold them
 /// (`too_many_copies`, or `no_jokers_in_profile` for a joker in a joker-free deck).
-fn counts_of(cards: &Bound<'_, PyAny>, rules: &RuleSet, players: u8, what: &str) -> PyResult<CardCounts> {
+fn counts_of(
+    cards: &Bound<'_, PyAny>,
+    rules: &RuleSet,
+    players: u8,
+    what: &str,
+) -> PyResult<CardCounts> {
     let cards = extract_cards(cards).map_err(|e| {
         // Not iterable at all (a float, None...): say so with a stable code.
         if e.is_instance_of::<PyTypeError>(cards.py()) {
@@ -148,35 +148,17 @@ fn hand_of(hand: &Bound<'_, PyAny>, rules: &RuleSet) -> PyResult<CardCounts> {
     counts_of(hand, rules, rules.max_players, "the hand")
 }
 
-fn players_of(players: Option<&Bound<'_, PyAny>>, rules: &RuleSet) -> PyResult<u8> {
-    let Some(p) = players else { return Ok(rules.default_players) };
-    match int_arg(p) {
-        Ok(n) if (rules.min_players as i64..=rules.max_players as i64).contains(&n) => Ok(n as u8),
-        _ => Err(invalid_argument(format!(
-            "players must be an integer in {}..={} for the '{}' rules, not {p}",
-            rules.min_players, rules.max_players, rules.name
-        ))),
-    }
-}
-
-fn threads_of(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    threads
-        .map(|t| match int_arg(t) {
-            Ok(n) if n >= 1 => Ok(n as usize),
-            _ => Err(invalid_argument(format!("threads must be a positive integer or None, not {t}"))),
-        })
-        .transpose()
-}
-
 /// A 2-D uint8 array of card ids as (row-major bytes, row width). A `(n, 0)` array
 /// becomes `n` rows holding one pad each, so that every row still gets a result.
 fn batch_of(hands: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize)> {
     let Ok(array) = hands.cast::<PyArray2<u8>>() else {
-        let what =
-            match hands.getattr("dtype").and_then(|d| Ok((d.str()?.to_string(), hands.getattr("ndim")?.to_string()))) {
-                Ok((dtype, ndim)) => format!("a {ndim}-D array of {dtype}"),
-                Err(_) => format!("a {}", hands.get_type().name()?),
-            };
+        let what = match hands
+            .getattr("dtype")
+            .and_then(|d| Ok((d.str()?.to_string(), hands.getattr("ndim")?.to_string())))
+        {
+            Ok((dtype, ndim)) => format!("a {ndim}-D array of {dtype}"),
+            Err(_) => format!("a {}", hands.get_type().name()?),
+        };
         return Err(invalid_argument(format!(
             "hands must be a 2-D numpy array of uint8 card ids (0..=52, 255 pads short hands), not {what}"
         )));
@@ -215,7 +197,11 @@ fn has_contract(
 ) -> PyResult<bool> {
     let rules = rules_ref(&rules);
     let contract = contract_of(round, rules)?;
-    Ok(search::has_contract(&hand_of(hand, rules)?, &contract, rules))
+    Ok(search::has_contract(
+        &hand_of(hand, rules)?,
+        &contract,
+        rules,
+    ))
 }
 
 /// The best go-down of `hand` for `round`: fewest points left in hand, then the
@@ -266,11 +252,18 @@ fn all_go_downs(
             Ok(n) if n >= 0 => n as usize,
             // An int beyond 64 bits: no limit in practice, if it is positive.
             Err(true) if l.gt(0)? => usize::MAX,
-            _ => return Err(invalid_argument(format!("limit must be a non-negative integer, not {l}"))),
+            _ => {
+                return Err(invalid_argument(format!(
+                    "limit must be a non-negative integer, not {l}"
+                )))
+            }
         },
     };
     let found = search::all_go_downs(&hand_of(hand, rules)?, &contract, rules, limit);
-    Ok(found.into_iter().map(|go_down| PyGoDown { go_down }).collect())
+    Ok(found
+        .into_iter()
+        .map(|go_down| PyGoDown { go_down })
+        .collect())
 }
 
 /// The cards that would give `hand` the contract of `round`, each with how many
@@ -292,7 +285,7 @@ fn outs<'py>(
 ) -> PyResult<Vec<(Bound<'py, PyCard>, u8)>> {
     let rules = rules_ref(&rules);
     let contract = contract_of(round, rules)?;
-    let players = players_of(players, rules)?;
+    let players = players_arg(players, rules)?;
     let hand = counts_of(hand, rules, players, "the hand")?;
     let seen = match seen {
         Some(s) => counts_of(s, rules, players, "seen")?,
@@ -312,9 +305,14 @@ fn outs<'py>(
 /// Arrangement(melds=['5♥ 6♥ 7♥ 8♥'], deadwood='8♠ 8♦', points=16)
 #[pyfunction]
 #[pyo3(signature = (hand, rules = None))]
-fn best_arrangement(hand: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<PyArrangement> {
+fn best_arrangement(
+    hand: &Bound<'_, PyAny>,
+    rules: Option<PyRef<'_, PyRuleSet>>,
+) -> PyResult<PyArrangement> {
     let rules = rules_ref(&rules);
-    Ok(PyArrangement { arrangement: search::best_arrangement(&hand_of(hand, rules)?, rules) })
+    Ok(PyArrangement {
+        arrangement: search::best_arrangement(&hand_of(hand, rules)?, rules),
+    })
 }
 
 // ---------------------------------------------------------------------------------
@@ -349,9 +347,11 @@ fn best_go_down_points_batch<'py>(
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
     let rules = rules_ref(&rules);
     let contract = contract_of(round, rules)?;
-    let threads = threads_of(threads)?;
+    let threads = threads_arg(threads)?;
     let (bytes, width) = batch_of(hands)?;
-    let out = run_batch(py, threads, || search::best_go_down_points_batch(&bytes, width, &contract, rules))?;
+    let out = run_batch(py, threads, || {
+        search::best_go_down_points_batch(&bytes, width, &contract, rules)
+    })?;
     Ok(out.into_pyarray(py))
 }
 
@@ -373,9 +373,11 @@ fn has_contract_batch<'py>(
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
     let rules = rules_ref(&rules);
     let contract = contract_of(round, rules)?;
-    let threads = threads_of(threads)?;
+    let threads = threads_arg(threads)?;
     let (bytes, width) = batch_of(hands)?;
-    let out = run_batch(py, threads, || search::has_contract_batch(&bytes, width, &contract, rules))?;
+    let out = run_batch(py, threads, || {
+        search::has_contract_batch(&bytes, width, &contract, rules)
+    })?;
     Ok(out.into_pyarray(py))
 }
 
@@ -396,7 +398,7 @@ fn deadwood_batch<'py>(
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
     let rules = rules_ref(&rules);
-    let threads = threads_of(threads)?;
+    let threads = threads_arg(threads)?;
     let (bytes, width) = batch_of(hands)?;
     let out = run_batch(py, threads, || search::deadwood_batch(&bytes, width, rules))?;
     Ok(out.into_pyarray(py))

@@ -5,6 +5,7 @@
 //! `liverpool_engine::sim`); this module converts arguments, releases the GIL for
 //! the long work and returns numpy arrays.
 
+use crate::args::{threads_arg, u64_arg};
 use crate::cards::{rules_or_default, PyRuleSet};
 use crate::errors::{invalid_argument, py_result};
 use crate::game::{PyAction, PyGameState};
@@ -14,17 +15,9 @@ use liverpool_engine::sim::{simulate_range, SimResult};
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray2, PyArray3};
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyString, PyTuple};
+use pyo3::types::{PyString, PyTuple};
 use std::sync::Arc;
 use std::time::Instant;
-
-/// A non-negative integer argument, or `invalid_argument` naming `what`.
-fn count_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
-    obj.is_instance_of::<PyInt>()
-        .then(|| obj.extract::<u64>().ok())
-        .flatten()
-        .ok_or_else(|| invalid_argument(format!("{what} must be an integer in 0..2**64, not {obj}")))
-}
 
 /// Bot names: a sequence of strings, or one comma-separated string.
 fn bot_kinds(bots: &Bound<'_, PyAny>) -> PyResult<Vec<BotKind>> {
@@ -32,14 +25,13 @@ fn bot_kinds(bots: &Bound<'_, PyAny>) -> PyResult<Vec<BotKind>> {
         Ok(s) => s.to_str()?.split(',').map(str::to_owned).collect(),
         Err(_) => {
             let mut names = Vec::new();
-            for item in bots
-                .try_iter()
-                .map_err(|_| invalid_argument(format!("bots must be a sequence of bot names, not {bots}")))?
-            {
+            for item in bots.try_iter().map_err(|_| {
+                invalid_argument(format!("bots must be a sequence of bot names, not {bots}"))
+            })? {
                 let item = item?;
-                let name = item
-                    .cast::<PyString>()
-                    .map_err(|_| invalid_argument(format!("a bot name must be a string, not {item}")))?;
+                let name = item.cast::<PyString>().map_err(|_| {
+                    invalid_argument(format!("a bot name must be a string, not {item}"))
+                })?;
                 names.push(name.to_str()?.to_owned());
             }
             names
@@ -66,7 +58,7 @@ impl PyNativeBot {
     #[new]
     #[pyo3(signature = (kind = "greedy", seed = None))]
     fn new(kind: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let seed = seed.map(|s| count_arg(s, "seed")).transpose()?.unwrap_or(0);
+        let seed = seed.map(|s| u64_arg(s, "seed")).transpose()?.unwrap_or(0);
         let kind = py_result(BotKind::parse(kind))?;
         Ok(PyNativeBot {
             bot: kind.build(seed),
@@ -96,11 +88,13 @@ impl PyNativeBot {
     ) -> PyResult<PyAction> {
         let state = &state.state;
         let Some(to_act) = state.to_act() else {
-            return Err(invalid_argument("the game is over: no seat has a decision to make"));
+            return Err(invalid_argument(
+                "the game is over: no seat has a decision to make",
+            ));
         };
         let seat = match seat {
             None => to_act,
-            Some(s) => count_arg(s, "seat")? as usize,
+            Some(s) => u64_arg(s, "seat")? as usize,
         };
         if seat != to_act {
             return Err(invalid_argument(format!(
@@ -112,7 +106,11 @@ impl PyNativeBot {
     }
 
     fn __repr__(&self) -> String {
-        format!("NativeBot('{}', seed={})", self.bot.kind().name(), self.seed)
+        format!(
+            "NativeBot('{}', seed={})",
+            self.bot.kind().name(),
+            self.seed
+        )
     }
 }
 
@@ -125,16 +123,20 @@ fn game_seeds(
     index: &Bound<'_, PyAny>,
     players: &Bound<'_, PyAny>,
 ) -> PyResult<(u64, Vec<u64>)> {
-    let seed = count_arg(seed, "seed")?;
-    let index = count_arg(index, "index")?;
-    let players = count_arg(players, "players")?;
+    let seed = u64_arg(seed, "seed")?;
+    let index = u64_arg(index, "index")?;
+    let players = u64_arg(players, "players")?;
     if players > liverpool_engine::game::MAX_SEATS as u64 {
         return Err(invalid_argument(format!(
             "{players} players: at most {}",
             liverpool_engine::game::MAX_SEATS
         )));
     }
-    Ok(liverpool_engine::sim::game_seeds(seed, index, players as usize))
+    Ok(liverpool_engine::sim::game_seeds(
+        seed,
+        index,
+        players as usize,
+    ))
 }
 
 // ----- simulate ------------------------------------------------------------------
@@ -182,18 +184,34 @@ pub struct PySimulationResult {
     winners: Py<PyArray2<bool>>,
 }
 
-fn array2<T: numpy::Element>(py: Python<'_>, data: Vec<T>, shape: (usize, usize)) -> PyResult<Py<PyArray2<T>>> {
-    let a = Array2::from_shape_vec(shape, data).map_err(|e| invalid_argument(format!("result shape: {e}")))?;
+fn array2<T: numpy::Element>(
+    py: Python<'_>,
+    data: Vec<T>,
+    shape: (usize, usize),
+) -> PyResult<Py<PyArray2<T>>> {
+    let a = Array2::from_shape_vec(shape, data)
+        .map_err(|e| invalid_argument(format!("result shape: {e}")))?;
     Ok(a.into_pyarray(py).unbind())
 }
 
-fn array3<T: numpy::Element>(py: Python<'_>, data: Vec<T>, shape: (usize, usize, usize)) -> PyResult<Py<PyArray3<T>>> {
-    let a = Array3::from_shape_vec(shape, data).map_err(|e| invalid_argument(format!("result shape: {e}")))?;
+fn array3<T: numpy::Element>(
+    py: Python<'_>,
+    data: Vec<T>,
+    shape: (usize, usize, usize),
+) -> PyResult<Py<PyArray3<T>>> {
+    let a = Array3::from_shape_vec(shape, data)
+        .map_err(|e| invalid_argument(format!("result shape: {e}")))?;
     Ok(a.into_pyarray(py).unbind())
 }
 
 impl PySimulationResult {
-    fn new(py: Python<'_>, r: SimResult, seed: u64, kinds: &[BotKind], seconds: f64) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        r: SimResult,
+        seed: u64,
+        kinds: &[BotKind],
+        seconds: f64,
+    ) -> PyResult<Self> {
         let (g, k, p) = (r.games, r.rounds, r.players);
         Ok(PySimulationResult {
             games: g,
@@ -246,21 +264,24 @@ fn simulate(
     threads: Option<&Bound<'_, PyAny>>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PySimulationResult> {
-    let games = count_arg(games, "games")?;
-    let seed = seed.map(|s| count_arg(s, "seed")).transpose()?.unwrap_or(0);
+    let games = u64_arg(games, "games")?;
+    let seed = seed.map(|s| u64_arg(s, "seed")).transpose()?.unwrap_or(0);
     let kinds = match bots {
         Some(b) => bot_kinds(b)?,
-        None => vec![BotKind::Greedy, BotKind::Greedy, BotKind::Random, BotKind::Greedy],
+        None => vec![
+            BotKind::Greedy,
+            BotKind::Greedy,
+            BotKind::Random,
+            BotKind::Greedy,
+        ],
     };
-    let threads = match threads {
-        None => None,
-        Some(t) if t.is_none() => None,
-        Some(t) => Some(usize::try_from(count_arg(t, "threads")?).unwrap_or(usize::MAX)),
-    };
+    let threads = threads_arg(threads.filter(|t| !t.is_none()))?;
     let progress = progress.filter(|p| !p.is_none());
     if let Some(p) = progress {
         if !p.is_callable() {
-            return Err(invalid_argument("progress must be a callable progress(done, total)"));
+            return Err(invalid_argument(
+                "progress must be a callable progress(done, total)",
+            ));
         }
     }
     let rules = Arc::new(rules_or_default(rules));
@@ -300,7 +321,7 @@ fn simulate(
 #[pyo3(signature = (iterations = None))]
 fn bench_clone_ns(py: Python<'_>, iterations: Option<&Bound<'_, PyAny>>) -> PyResult<f64> {
     let iterations = iterations
-        .map(|i| count_arg(i, "iterations"))
+        .map(|i| u64_arg(i, "iterations"))
         .transpose()?
         .unwrap_or(100_000)
         .max(1);

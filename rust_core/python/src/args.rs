@@ -1,0 +1,80 @@
+//! Python arguments shared by every binding module: integers, seeds, player counts,
+//! rounds and thread counts. Each turns a bad value into a typed error with a stable
+//! code (never Python's bare `TypeError`/`OverflowError`); the ranges themselves are
+//! the engine's (`RuleSet`, `deal::check_players`).
+
+use crate::errors::{invalid_argument, py_result, to_py};
+use liverpool_engine::deal;
+use liverpool_engine::{Error, ErrorCode, RuleSet};
+use pyo3::prelude::*;
+use pyo3::types::PyInt;
+
+/// An integer argument as `i64`: `Err(true)` for an int beyond 64 bits, `Err(false)`
+/// for anything that is not an int.
+pub fn int_arg(obj: &Bound<'_, PyAny>) -> Result<i64, bool> {
+    obj.extract::<i64>()
+        .map_err(|_| obj.is_instance_of::<PyInt>())
+}
+
+/// A non-negative integer in `0..2**64` (seeds, counts), or `invalid_argument` naming `what`.
+pub fn u64_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    obj.is_instance_of::<PyInt>()
+        .then(|| obj.extract::<u64>().ok())
+        .flatten()
+        .ok_or_else(|| {
+            invalid_argument(format!("{what} must be an integer in 0..2**64, not {obj}"))
+        })
+}
+
+/// A seed: any integer in `0..2**64`.
+pub fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    u64_arg(seed, "seed")
+}
+
+/// The player count (the rule set's default for `None`), checked against the rules (L-1.1).
+pub fn players_arg(players: Option<&Bound<'_, PyAny>>, rules: &RuleSet) -> PyResult<u8> {
+    let Some(players) = players else {
+        return Ok(rules.default_players);
+    };
+    let count = int_arg(players)
+        .ok()
+        .and_then(|p| u8::try_from(p).ok())
+        .ok_or_else(|| {
+            invalid_argument(format!(
+                "{players} players: the '{}' rules allow {} to {}",
+                rules.name, rules.min_players, rules.max_players
+            ))
+        })?;
+    py_result(deal::check_players(rules, count))?;
+    Ok(count)
+}
+
+/// A round number of `rules`: any integer outside its rounds is `invalid_round` (L-3).
+pub fn round_arg(round: &Bound<'_, PyAny>, rules: &RuleSet) -> PyResult<u8> {
+    match int_arg(round) {
+        Ok(r) if (1..=rules.rounds() as i64).contains(&r) => Ok(r as u8),
+        Err(false) => Err(invalid_argument(format!(
+            "round must be an integer, not {round}"
+        ))),
+        _ => Err(to_py(Error::rule(
+            ErrorCode::InvalidRound,
+            "L-3",
+            format!(
+                "round {round} does not exist: rounds are 1..={}",
+                rules.rounds()
+            ),
+        ))),
+    }
+}
+
+/// A thread count, or `None` for all cores.
+pub fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    threads
+        .map(|t| match int_arg(t) {
+            Ok(n) if n >= 1 => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
+            _ => Err(invalid_argument(format!(
+                "threads must be a positive integer or None, not {t}"
+            ))),
+        })
+        .transpose()
+}
