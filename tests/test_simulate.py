@@ -46,8 +46,8 @@ def test_summary_output_and_json(capsys: pytest.CaptureFixture[str], tmp_path: P
 def test_progress_bar_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_cli(capsys, "--games", "10", "--bots", "greedy,greedy,greedy,greedy", "--progress")
     assert code == 0
-    assert "10/10 games" in err and "100%" in err
-    assert "[#" not in out
+    assert "10/10" in err and "100%" in err
+    assert "10/10" not in out
 
 
 def test_bad_arguments_exit_2_with_the_code(capsys: pytest.CaptureFixture[str]) -> None:

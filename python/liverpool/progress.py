@@ -1,70 +1,53 @@
-"""A small progress bar on standard error, with no dependency.
-
-It draws only on a terminal (or when forced), rewriting one line with ``\\r``, and
-never writes to standard output, so piped output and JSON stay clean.
+"""Progress bars for long runs, drawn by tqdm: a text bar on standard error in a
+terminal, tqdm's widget in a notebook (``tqdm.auto``). Never on standard output, so
+piped output and JSON stay clean.
 
 >>> import io
 >>> out = io.StringIO()
->>> bar = ProgressBar(total=4, label="games", file=out, enabled=True, width=8)
+>>> bar = ProgressBar(total=4, label="games", file=out, enabled=True)
 >>> bar(2, 4)
+>>> bar(4, 4)
 >>> bar.close()
->>> out.getvalue().split("\\r")[-1].split()[:3]
-['[########]', '100%', '4/4']
+>>> "4/4" in out.getvalue() and "100%" in out.getvalue()
+True
 """
 
 from __future__ import annotations
 
 import sys
-import time
 from typing import TextIO
 
 
 class ProgressBar:
-    """``bar(done, total)`` redraws; ``bar.close()`` finishes the line.
+    """A ``progress(done, total)`` callback (see :func:`liverpool.simulate`) drawing a tqdm bar.
 
-    ``enabled=None`` draws only when ``file`` is a terminal.
+    ``enabled=None`` draws only when ``file`` is a terminal (or in a notebook, where
+    tqdm shows its widget); ``bar.close()`` finishes the bar.
     """
 
-    def __init__(
-        self,
-        total: int,
-        label: str = "",
-        file: TextIO | None = None,
-        enabled: bool | None = None,
-        width: int = 30,
-    ) -> None:
-        self.file = file if file is not None else sys.stderr
-        self.enabled = self.file.isatty() if enabled is None else enabled
-        self.total = max(total, 0)
-        self.label = label
-        self.width = width
-        self.done = 0
-        self.started = time.perf_counter()
-        self._drawn = False
+    def __init__(self, total: int, label: str = "", file: TextIO | None = None, enabled: bool | None = None) -> None:
+        if file is None and enabled is not False and _in_notebook():
+            from tqdm.auto import tqdm
+        else:
+            from tqdm import tqdm
+        stream = file if file is not None else sys.stderr
+        disable = (not stream.isatty()) if enabled is None and file is not None else (None if enabled is None else not enabled)
+        self._bar = tqdm(total=max(total, 0), unit=label.rstrip("s") or "it", desc=label or None, file=stream, disable=disable)
 
     def __call__(self, done: int, total: int | None = None) -> None:
-        self.done = done
-        if total is not None:
-            self.total = total
-        self._draw()
-
-    def _draw(self) -> None:
-        if not self.enabled:
-            return
-        fraction = 1.0 if self.total == 0 else min(self.done / self.total, 1.0)
-        filled = round(fraction * self.width)
-        elapsed = time.perf_counter() - self.started
-        rate = f" {self.done / elapsed:,.0f}/s" if elapsed > 0 and self.done else ""
-        bar = "#" * filled + "-" * (self.width - filled)
-        self.file.write(f"\r[{bar}] {fraction:4.0%} {self.done}/{self.total} {self.label}{rate}")
-        self.file.flush()
-        self._drawn = True
+        if total is not None and total != self._bar.total:
+            self._bar.total = total
+        self._bar.update(done - self._bar.n)
 
     def close(self) -> None:
-        """Draw the final state and end the line (only if anything was drawn)."""
-        if self.enabled:
-            self.done = self.total
-            self._draw()
-        if self._drawn:
-            self.file.write("\n")
-            self.file.flush()
+        """Finish the bar (a no-op when it is disabled)."""
+        self._bar.close()
+
+
+def _in_notebook() -> bool:
+    """Whether we run inside a Jupyter kernel (tqdm then draws a widget)."""
+    shell = sys.modules.get("IPython")
+    if shell is None:
+        return False
+    ipython = getattr(shell, "get_ipython", lambda: None)()
+    return ipython is not None and type(ipython).__name__ == "ZMQInteractiveShell"
