@@ -19,12 +19,19 @@ if cargo tree -p liverpool-engine -e normal,build --prefix none | grep -E '^(pyo
 fi
 echo "ok: no pyo3/numpy under liverpool-engine"
 
+step "rustfmt and clippy (warnings are errors)"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings
+
 step "cargo test (engine)"
 # Debug build on purpose: overflow checks and debug assertions are on.
 cargo test -p liverpool-engine
 
 step "type stubs match the binary (mypy.stubtest)"
 .venv/bin/python -m mypy.stubtest liverpool._core --allowlist scripts/stubtest-allowlist.txt
+
+step "mypy --strict on the package"
+.venv/bin/python -m mypy
 
 step "conformance scenarios (shared examples and our own)"
 SCENARIOS=(tests/scenarios)

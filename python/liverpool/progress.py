@@ -26,13 +26,14 @@ class ProgressBar:
     """
 
     def __init__(self, total: int, label: str = "", file: TextIO | None = None, enabled: bool | None = None) -> None:
-        if file is None and enabled is not False and _in_notebook():
-            from tqdm.auto import tqdm
-        else:
-            from tqdm import tqdm
+        import tqdm
+        import tqdm.auto
+
+        # tqdm.auto draws a widget in a notebook; elsewhere plain tqdm writes text.
+        bar_class = tqdm.auto.tqdm if file is None and enabled is not False and _in_notebook() else tqdm.tqdm
         stream = file if file is not None else sys.stderr
-        disable = (not stream.isatty()) if enabled is None and file is not None else (None if enabled is None else not enabled)
-        self._bar = tqdm(total=max(total, 0), unit=label.rstrip("s") or "it", desc=label or None, file=stream, disable=disable)
+        disable = None if enabled is None else not enabled  # None: tqdm draws only on a terminal
+        self._bar = bar_class(total=max(total, 0), unit=label.rstrip("s") or "it", desc=label or None, file=stream, disable=disable)
 
     def __call__(self, done: int, total: int | None = None) -> None:
         if total is not None and total != self._bar.total:

@@ -104,7 +104,8 @@ pub fn shuffled_decks_batch(n: usize, seed: u64, rules: &RuleSet, players: u8) -
     let total = usize::try_from(total).map_err(|_| too_large("exceed this platform's address space"))?;
 
     let mut out: Vec<u8> = Vec::new();
-    out.try_reserve_exact(total).map_err(|_| too_large("could not be allocated"))?;
+    out.try_reserve_exact(total)
+        .map_err(|_| too_large("could not be allocated"))?;
     if total > 0 {
         out.spare_capacity_mut()[..total]
             .par_chunks_mut(ROWS_PER_TASK * deck_len)
@@ -316,7 +317,11 @@ mod tests {
         assert_eq!(batch.len(), n * 107);
         for i in [0, 1, ROWS_PER_TASK - 1, ROWS_PER_TASK, n - 1] {
             let row = &batch[i * 107..(i + 1) * 107];
-            assert_eq!(row, ids(&shuffled_deck_stream(7, i as u64, &rules, 4)).as_slice(), "row {i}");
+            assert_eq!(
+                row,
+                ids(&shuffled_deck_stream(7, i as u64, &rules, 4)).as_slice(),
+                "row {i}"
+            );
         }
         for row in batch.chunks_exact(107) {
             assert_profile_l_multiset(row);
@@ -328,8 +333,12 @@ mod tests {
     fn batch_is_identical_for_one_and_two_threads() {
         let rules = profile_l();
         let n = ROWS_PER_TASK * 3 + 5;
-        let one = with_threads(Some(1), || shuffled_decks_batch(n, 123, &rules, 4)).unwrap().unwrap();
-        let two = with_threads(Some(2), || shuffled_decks_batch(n, 123, &rules, 4)).unwrap().unwrap();
+        let one = with_threads(Some(1), || shuffled_decks_batch(n, 123, &rules, 4))
+            .unwrap()
+            .unwrap();
+        let two = with_threads(Some(2), || shuffled_decks_batch(n, 123, &rules, 4))
+            .unwrap()
+            .unwrap();
         assert_eq!(one, two);
     }
 
@@ -337,9 +346,18 @@ mod tests {
     fn batch_refuses_oversized_requests_and_bad_player_counts() {
         let rules = profile_l();
         let too_many = (MAX_BATCH_BYTES / 107 + 1) as usize;
-        assert_eq!(shuffled_decks_batch(too_many, 1, &rules, 4).unwrap_err().code, ErrorCode::BatchTooLarge);
-        assert_eq!(shuffled_decks_batch(usize::MAX, 1, &rules, 4).unwrap_err().code, ErrorCode::BatchTooLarge);
-        assert_eq!(shuffled_decks_batch(1, 1, &rules, 1).unwrap_err().code, ErrorCode::InvalidArgument);
+        assert_eq!(
+            shuffled_decks_batch(too_many, 1, &rules, 4).unwrap_err().code,
+            ErrorCode::BatchTooLarge
+        );
+        assert_eq!(
+            shuffled_decks_batch(usize::MAX, 1, &rules, 4).unwrap_err().code,
+            ErrorCode::BatchTooLarge
+        );
+        assert_eq!(
+            shuffled_decks_batch(1, 1, &rules, 1).unwrap_err().code,
+            ErrorCode::InvalidArgument
+        );
     }
 
     /// Which card comes first should be uniform over the 53 kinds in proportion
@@ -359,7 +377,10 @@ mod tests {
                 (counts[id] as f64 - expected).powi(2) / expected
             })
             .sum();
-        assert!(chi2 < 90.0, "chi-square {chi2:.1} over 52 degrees of freedom: {counts:?}");
+        assert!(
+            chi2 < 90.0,
+            "chi-square {chi2:.1} over 52 degrees of freedom: {counts:?}"
+        );
         // The same check on the last position: Fisher–Yates' first step.
         let lasts: Vec<u8> = batch.chunks_exact(107).map(|row| row[106]).collect();
         let counts = counts_of(&lasts);
@@ -437,7 +458,10 @@ mod tests {
         // Dealer 0 of 3: seat 1 gets cards 0, 3, 6...; seat 2 cuts (L-2.2).
         let dealt = deal_round(&deck, &rules, 3, 4, 0, 10).unwrap();
         assert_eq!(dealt.cutter, 2);
-        assert_eq!(dealt.hands[1][..3], deck[0..7].iter().step_by(3).copied().collect::<Vec<_>>()[..]);
+        assert_eq!(
+            dealt.hands[1][..3],
+            deck[0..7].iter().step_by(3).copied().collect::<Vec<_>>()[..]
+        );
         assert_eq!(dealt.hands[2][0], deck[1]);
         assert_eq!(dealt.hands[0][0], deck[2]);
         assert!(dealt.hands.iter().all(|h| h.len() == 12));
@@ -457,12 +481,24 @@ mod tests {
         assert_eq!(code(deal_round(&deck, &rules, 4, 8, 0, 41)), ErrorCode::InvalidRound);
         assert_eq!(code(deal_round(&deck, &rules, 4, 1, 4, 41)), ErrorCode::InvalidArgument);
         assert_eq!(code(deal_round(&deck, &rules, 9, 1, 0, 41)), ErrorCode::InvalidArgument);
-        assert_eq!(code(deal_round(&deck[..40], &rules, 4, 1, 0, 20)), ErrorCode::InvalidArgument);
+        assert_eq!(
+            code(deal_round(&deck[..40], &rules, 4, 1, 0, 20)),
+            ErrorCode::InvalidArgument
+        );
         let mut four_jokers = deck.clone();
         four_jokers.push(Card::JOKER);
-        assert_eq!(code(deal_round(&four_jokers, &rules, 4, 1, 0, 41)), ErrorCode::TooManyCopies);
-        let three_aces = cards("A♠ A♠ A♠").into_iter().chain(deck.iter().copied()).collect::<Vec<_>>();
-        assert_eq!(code(deal_round(&three_aces, &rules, 4, 1, 0, 41)), ErrorCode::TooManyCopies);
+        assert_eq!(
+            code(deal_round(&four_jokers, &rules, 4, 1, 0, 41)),
+            ErrorCode::TooManyCopies
+        );
+        let three_aces = cards("A♠ A♠ A♠")
+            .into_iter()
+            .chain(deck.iter().copied())
+            .collect::<Vec<_>>();
+        assert_eq!(
+            code(deal_round(&three_aces, &rules, 4, 1, 0, 41)),
+            ErrorCode::TooManyCopies
+        );
         // 300 copies must not overflow the count.
         let many = vec![Card::JOKER; 300];
         assert_eq!(code(deal_round(&many, &rules, 4, 1, 0, 41)), ErrorCode::TooManyCopies);

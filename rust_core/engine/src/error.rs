@@ -83,11 +83,19 @@ pub struct Error {
 
 impl Error {
     pub fn new(code: ErrorCode, rule: Option<&'static str>, message: impl Into<String>) -> Error {
-        Error { code, rule, message: message.into() }
+        Error {
+            code,
+            rule,
+            message: message.into(),
+        }
     }
     /// An error whose message names the rule that forbids the action.
     pub fn rule(code: ErrorCode, rule: &'static str, message: impl Into<String>) -> Error {
-        Error { code, rule: Some(rule), message: message.into() }
+        Error {
+            code,
+            rule: Some(rule),
+            message: message.into(),
+        }
     }
 }
 

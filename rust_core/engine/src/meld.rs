@@ -75,7 +75,8 @@ impl Meld {
     }
     /// A run's (low, high) positions, 1..=14; `None` for a set.
     pub fn span(&self) -> Option<(u8, u8)> {
-        self.is_run().then(|| (self.start, self.start + self.cards.len() as u8 - 1))
+        self.is_run()
+            .then(|| (self.start, self.start + self.cards.len() as u8 - 1))
     }
     pub fn jokers(&self) -> usize {
         self.cards.iter().filter(|c| c.is_joker()).count()
@@ -98,7 +99,11 @@ impl Meld {
     /// checked by [`check_go_down`]; here only the minimum size applies.
     pub fn set(cards: &[Card], rules: &RuleSet) -> Result<Meld> {
         let invalid = |why: String| {
-            Err(Error::rule(ErrorCode::InvalidMeld, "L-4.1", format!("{} is not a set: {why}", format_cards(cards))))
+            Err(Error::rule(
+                ErrorCode::InvalidMeld,
+                "L-4.1",
+                format!("{} is not a set: {why}", format_cards(cards)),
+            ))
         };
         let naturals: Vec<Card> = cards.iter().copied().filter(|c| !c.is_joker()).collect();
         if cards.len() < rules.set_size_min as usize {
@@ -118,10 +123,19 @@ impl Meld {
             return Err(Error::rule(
                 ErrorCode::InvalidMeld,
                 "L-4.5",
-                format!("{} has too few natural cards: a set needs {}", format_cards(cards), rules.min_naturals_set),
+                format!(
+                    "{} has too few natural cards: a set needs {}",
+                    format_cards(cards),
+                    rules.min_naturals_set
+                ),
             ));
         }
-        Ok(Meld { kind: MeldKind::Set, cards: cards.to_vec(), key: first.rank(), start: 0 })
+        Ok(Meld {
+            kind: MeldKind::Set,
+            cards: cards.to_vec(),
+            key: first.rank(),
+            start: 0,
+        })
     }
 
     /// A run from cards listed low to high; a joker's place fixes its position (L-4.2, L-4.3).
@@ -132,7 +146,11 @@ impl Meld {
     pub(crate) fn run_min_len(cards: &[Card], rules: &RuleSet, min_len: u8) -> Result<Meld> {
         // The message is built only on failure: the search validates many runs.
         let invalid = |rule: &'static str, why: &str| {
-            Err(Error::rule(ErrorCode::InvalidMeld, rule, format!("{} is not a run: {why}", format_cards(cards))))
+            Err(Error::rule(
+                ErrorCode::InvalidMeld,
+                rule,
+                format!("{} is not a run: {why}", format_cards(cards)),
+            ))
         };
         if cards.len() < min_len as usize {
             return invalid("L-4.2", &format!("a run has at least {min_len} cards"));
@@ -156,7 +174,10 @@ impl Meld {
         let start = candidates.into_iter().find(|&s| {
             s >= 1
                 && s + len - 1 <= 14
-                && cards.iter().enumerate().all(|(i, c)| c.is_joker() || position_rank((s + i as i32) as u8) == c.rank())
+                && cards
+                    .iter()
+                    .enumerate()
+                    .all(|(i, c)| c.is_joker() || position_rank((s + i as i32) as u8) == c.rank())
         });
         let Some(start) = start else {
             return invalid(
@@ -172,11 +193,24 @@ impl Meld {
         if naturals < rules.min_naturals_run.max(1) as usize {
             return Err(Error::rule(
                 ErrorCode::InvalidMeld,
-                if rules.run_naturals_window.is_some() { "W-4" } else { "L-4.5" },
-                format!("{} has too few natural cards: a run needs {}", format_cards(cards), rules.min_naturals_run),
+                if rules.run_naturals_window.is_some() {
+                    "W-4"
+                } else {
+                    "L-4.5"
+                },
+                format!(
+                    "{} has too few natural cards: a run needs {}",
+                    format_cards(cards),
+                    rules.min_naturals_run
+                ),
             ));
         }
-        Ok(Meld { kind: MeldKind::Run, cards: cards.to_vec(), key: suit, start: start as u8 })
+        Ok(Meld {
+            kind: MeldKind::Run,
+            cards: cards.to_vec(),
+            key: suit,
+            start: start as u8,
+        })
     }
 
     /// Every legal reading of a card group: as a set, as a run, or both
@@ -217,13 +251,21 @@ impl Meld {
     /// naturals leave, then extend `end` (default: high if legal, else low).
     pub fn lay_off(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> Result<Meld> {
         if cards.is_empty() {
-            return Err(Error::new(ErrorCode::InvalidArgument, Some("L-5.3"), "a lay-off needs at least one card"));
+            return Err(Error::new(
+                ErrorCode::InvalidArgument,
+                Some("L-5.3"),
+                "a lay-off needs at least one card",
+            ));
         }
         let refuse = |why: String| {
             Err(Error::rule(
                 ErrorCode::InvalidLayOff,
                 "L-5.3",
-                format!("{} cannot be laid off on {}: {why}", format_cards(cards), format_cards(&self.cards)),
+                format!(
+                    "{} cannot be laid off on {}: {why}",
+                    format_cards(cards),
+                    format_cards(&self.cards)
+                ),
             ))
         };
         match self.kind {
@@ -338,18 +380,28 @@ impl Meld {
     /// Returns the new meld; the freed joker is the caller's to place.
     pub fn swap_joker(&self, natural: Card) -> Result<Meld> {
         if self.is_set() {
-            return Err(Error::rule(ErrorCode::JokerLocked, "L-7.1", "a joker in a set is locked and can never be swapped"));
+            return Err(Error::rule(
+                ErrorCode::JokerLocked,
+                "L-7.1",
+                "a joker in a set is locked and can never be swapped",
+            ));
         }
         let index = (0..self.cards.len()).find(|&i| self.joker_stands_for(i) == Some(natural));
         let Some(index) = index else {
             let why = if self.jokers() == 0 {
                 "the run holds no joker".to_string()
             } else {
-                let stands: Vec<String> =
-                    (0..self.cards.len()).filter_map(|i| self.joker_stands_for(i)).map(|c| c.to_string()).collect();
+                let stands: Vec<String> = (0..self.cards.len())
+                    .filter_map(|i| self.joker_stands_for(i))
+                    .map(|c| c.to_string())
+                    .collect();
                 format!("its joker stands for {}, not {natural}", stands.join(", "))
             };
-            return Err(Error::rule(ErrorCode::SwapMismatch, "L-7.2", format!("cannot swap {natural} into {}: {why}", format_cards(&self.cards))));
+            return Err(Error::rule(
+                ErrorCode::SwapMismatch,
+                "L-7.2",
+                format!("cannot swap {natural} into {}: {why}", format_cards(&self.cards)),
+            ));
         };
         let mut cards = self.cards.clone();
         cards[index] = natural;
@@ -400,7 +452,11 @@ pub fn check_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet)
         return Err(Error::rule(
             ErrorCode::ContractNotMet,
             rule,
-            format!("the contract is {}: {want} melds, not {}", contract.describe(), groups.len()),
+            format!(
+                "the contract is {}: {want} melds, not {}",
+                contract.describe(),
+                groups.len()
+            ),
         ));
     }
     // Choose a reading per group (2^n at most, n <= 6) giving exactly the contract's kinds.
@@ -465,7 +521,11 @@ fn size_problem(melds: &[&Meld], contract: &Contract, rules: &RuleSet) -> Option
             (MeldKind::Run, false) => (rules.run_size_min, rules.run_size_max, "L-4.2"),
         };
         if len < min {
-            return Some(Error::rule(ErrorCode::InvalidMeld, rule, format!("{m} is shorter than {min} cards")));
+            return Some(Error::rule(
+                ErrorCode::InvalidMeld,
+                rule,
+                format!("{m} is shorter than {min} cards"),
+            ));
         }
         if let Some(max) = max {
             if len > max {
@@ -513,10 +573,19 @@ mod tests {
         let run = Meld::run(&cards("5H 6H 7H 8H"), &l()).unwrap();
         assert_eq!(run.lay_off(&cards("4H"), None, &l()).unwrap().span(), Some((4, 8)));
         assert_eq!(run.lay_off(&cards("JK"), None, &l()).unwrap().span(), Some((5, 9)));
-        assert_eq!(run.lay_off(&cards("JK"), Some(End::Low), &l()).unwrap().span(), Some((4, 8)));
+        assert_eq!(
+            run.lay_off(&cards("JK"), Some(End::Low), &l()).unwrap().span(),
+            Some((4, 8))
+        );
         assert_eq!(run.lay_off(&cards("TH JK"), None, &l()).unwrap().span(), Some((5, 10)));
-        assert_eq!(run.lay_off(&cards("6H"), None, &l()).unwrap_err().code, ErrorCode::InvalidLayOff);
-        assert_eq!(run.lay_off(&cards("TH"), None, &l()).unwrap_err().code, ErrorCode::InvalidLayOff);
+        assert_eq!(
+            run.lay_off(&cards("6H"), None, &l()).unwrap_err().code,
+            ErrorCode::InvalidLayOff
+        );
+        assert_eq!(
+            run.lay_off(&cards("TH"), None, &l()).unwrap_err().code,
+            ErrorCode::InvalidLayOff
+        );
         let high = Meld::run(&cards("TH JH QH KH"), &l()).unwrap();
         assert_eq!(high.lay_off(&cards("AH"), None, &l()).unwrap().span(), Some((10, 14)));
         let low = Meld::run(&cards("2H 3H 4H 5H"), &l()).unwrap();
@@ -530,9 +599,15 @@ mod tests {
     fn swaps() {
         let run = Meld::run(&cards("5H JK 7H 8H"), &l()).unwrap();
         assert_eq!(run.swap_joker(Card::parse("6H").unwrap()).unwrap().jokers(), 0);
-        assert_eq!(run.swap_joker(Card::parse("KC").unwrap()).unwrap_err().code, ErrorCode::SwapMismatch);
+        assert_eq!(
+            run.swap_joker(Card::parse("KC").unwrap()).unwrap_err().code,
+            ErrorCode::SwapMismatch
+        );
         let set = Meld::set(&cards("QS QH JK"), &l()).unwrap();
-        assert_eq!(set.swap_joker(Card::parse("QD").unwrap()).unwrap_err().code, ErrorCode::JokerLocked);
+        assert_eq!(
+            set.swap_joker(Card::parse("QD").unwrap()).unwrap_err().code,
+            ErrorCode::JokerLocked
+        );
     }
 
     #[test]
@@ -547,9 +622,15 @@ mod tests {
         let long = vec![cards("3H 4H 5H 6H 7H"), cards("9S TS JS QS")];
         assert_eq!(check_go_down(&long, &c, &l()).unwrap_err().code, ErrorCode::MeldSize);
         let sets = vec![cards("3H 3S 3D"), cards("9S 9S 9D")];
-        assert_eq!(check_go_down(&sets, &c, &l()).unwrap_err().code, ErrorCode::ContractNotMet);
+        assert_eq!(
+            check_go_down(&sets, &c, &l()).unwrap_err().code,
+            ErrorCode::ContractNotMet
+        );
         let one = vec![cards("3H 4H 5H 6H")];
-        assert_eq!(check_go_down(&one, &c, &l()).unwrap_err().code, ErrorCode::ContractNotMet);
+        assert_eq!(
+            check_go_down(&one, &c, &l()).unwrap_err().code,
+            ErrorCode::ContractNotMet
+        );
         let bad = vec![cards("3H 4H 6H 7H"), cards("9S TS JS QS")];
         assert_eq!(check_go_down(&bad, &c, &l()).unwrap_err().code, ErrorCode::InvalidMeld);
     }

@@ -46,12 +46,18 @@ impl Rng {
         let mut x = seed ^ stream.wrapping_mul(0xD6E8_FEB8_6659_FD93);
         let lo = splitmix64(&mut x) as u128;
         let hi = splitmix64(&mut x) as u128;
-        Rng { pcg: Mcg128Xsl64::new(lo | (hi << 64)), spare: None }
+        Rng {
+            pcg: Mcg128Xsl64::new(lo | (hi << 64)),
+            spare: None,
+        }
     }
 
     /// Restore a generator from [`Rng::state`].
     pub fn from_state(state: u128, spare: Option<u32>) -> Rng {
-        Rng { pcg: Mcg128Xsl64::new(state), spare }
+        Rng {
+            pcg: Mcg128Xsl64::new(state),
+            spare,
+        }
     }
 
     /// The full state: the 128-bit PCG state and the buffered half-word.

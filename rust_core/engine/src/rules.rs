@@ -21,7 +21,11 @@ pub struct Contract {
 
 impl Contract {
     pub const fn new(sets: u8, runs: u8) -> Contract {
-        Contract { sets, runs, whole_hand: false }
+        Contract {
+            sets,
+            runs,
+            whole_hand: false,
+        }
     }
     pub fn melds(&self) -> usize {
         (self.sets + self.runs) as usize
@@ -159,7 +163,11 @@ const LADDER: [Contract; 7] = [
     Contract::new(3, 0),
     Contract::new(2, 1),
     Contract::new(1, 2),
-    Contract { sets: 0, runs: 3, whole_hand: true },
+    Contract {
+        sets: 0,
+        runs: 3,
+        whole_hand: true,
+    },
 ];
 
 impl RuleSet {
@@ -170,7 +178,11 @@ impl RuleSet {
             min_players: 2,
             max_players: 8,
             default_players: 4,
-            deck_tiers: vec![DeckTier { max_players: 8, decks: 2, jokers: 3 }],
+            deck_tiers: vec![DeckTier {
+                max_players: 8,
+                decks: 2,
+                jokers: 3,
+            }],
             deal_sizes: vec![10, 10, 10, 12, 12, 12, 12],
             contracts: LADDER.to_vec(),
             set_size_min: 3,
@@ -206,8 +218,16 @@ impl RuleSet {
             max_players: 8,
             default_players: 4,
             deck_tiers: vec![
-                DeckTier { max_players: 6, decks: 2, jokers: 4 },
-                DeckTier { max_players: 8, decks: 3, jokers: 6 },
+                DeckTier {
+                    max_players: 6,
+                    decks: 2,
+                    jokers: 4,
+                },
+                DeckTier {
+                    max_players: 8,
+                    decks: 3,
+                    jokers: 6,
+                },
             ],
             deal_sizes: vec![10, 10, 10, 10, 12, 12, 12],
             set_size_max: None,
@@ -231,8 +251,16 @@ impl RuleSet {
             max_players: 8,
             default_players: 4,
             deck_tiers: vec![
-                DeckTier { max_players: 4, decks: 2, jokers: 4 },
-                DeckTier { max_players: 8, decks: 3, jokers: 6 },
+                DeckTier {
+                    max_players: 4,
+                    decks: 2,
+                    jokers: 4,
+                },
+                DeckTier {
+                    max_players: 8,
+                    decks: 3,
+                    jokers: 6,
+                },
             ],
             deal_sizes: vec![10, 10, 10, 10, 12, 12, 12],
             set_size_max: None,
@@ -271,7 +299,11 @@ impl RuleSet {
 
     pub fn from_json(text: &str) -> Result<RuleSet> {
         let rules: RuleSet = serde_json::from_str(text).map_err(|e| {
-            Error::new(ErrorCode::InvalidRules, None, format!("rule set JSON is not valid: {e}"))
+            Error::new(
+                ErrorCode::InvalidRules,
+                None,
+                format!("rule set JSON is not valid: {e}"),
+            )
         })?;
         rules.validate()?;
         Ok(rules)
@@ -311,7 +343,10 @@ impl RuleSet {
         }
         for t in &self.deck_tiers {
             if t.decks == 0 || t.decks > 4 || t.jokers > 16 {
-                return bad(format!("a deck tier has {} decks and {} jokers: 1-4 decks, at most 16 jokers", t.decks, t.jokers));
+                return bad(format!(
+                    "a deck tier has {} decks and {} jokers: 1-4 decks, at most 16 jokers",
+                    t.decks, t.jokers
+                ));
             }
         }
         if self.set_size_min < 3 || self.run_size_min < 3 || self.whole_hand_run_min < 3 {
@@ -350,7 +385,11 @@ impl RuleSet {
             let (decks, jokers) = self.deck_for(self.max_players);
             let deck = decks as usize * 52 + jokers as usize;
             if self.max_players as usize * deal as usize + 2 > deck {
-                return bad(format!("round {}: the deck cannot deal {deal} cards to {} players", i + 1, self.max_players));
+                return bad(format!(
+                    "round {}: the deck cannot deal {deal} cards to {} players",
+                    i + 1,
+                    self.max_players
+                ));
             }
         }
         if let Some((lo, hi)) = self.cut_range {
@@ -445,11 +484,18 @@ impl RuleSet {
     pub fn check_copies(&self, counts: &[u8; 53], players: u8, what: &str) -> Result<()> {
         let (d, j) = self.deck_for(players);
         if counts[JOKER_ID as usize] > j {
-            let code = if j == 0 { ErrorCode::NoJokersInProfile } else { ErrorCode::TooManyCopies };
+            let code = if j == 0 {
+                ErrorCode::NoJokersInProfile
+            } else {
+                ErrorCode::TooManyCopies
+            };
             return Err(Error::rule(
                 code,
                 "L-1.2",
-                format!("{what} holds {} jokers but the '{}' deck has {j}", counts[52], self.name),
+                format!(
+                    "{what} holds {} jokers but the '{}' deck has {j}",
+                    counts[52], self.name
+                ),
             ));
         }
         for id in 0..52u8 {
@@ -458,7 +504,10 @@ impl RuleSet {
                 return Err(Error::rule(
                     ErrorCode::TooManyCopies,
                     "L-1.2",
-                    format!("{what} holds {} copies of {card} but the deck has {d}", counts[id as usize]),
+                    format!(
+                        "{what} holds {} copies of {card} but the deck has {d}",
+                        counts[id as usize]
+                    ),
                 ));
             }
         }

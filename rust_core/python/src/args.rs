@@ -12,8 +12,7 @@ use pyo3::types::PyInt;
 /// An integer argument as `i64`: `Err(true)` for an int beyond 64 bits, `Err(false)`
 /// for anything that is not an int.
 pub fn int_arg(obj: &Bound<'_, PyAny>) -> Result<i64, bool> {
-    obj.extract::<i64>()
-        .map_err(|_| obj.is_instance_of::<PyInt>())
+    obj.extract::<i64>().map_err(|_| obj.is_instance_of::<PyInt>())
 }
 
 /// A non-negative integer in `0..2**64` (seeds, counts), or `invalid_argument` naming `what`.
@@ -21,9 +20,7 @@ pub fn u64_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
     obj.is_instance_of::<PyInt>()
         .then(|| obj.extract::<u64>().ok())
         .flatten()
-        .ok_or_else(|| {
-            invalid_argument(format!("{what} must be an integer in 0..2**64, not {obj}"))
-        })
+        .ok_or_else(|| invalid_argument(format!("{what} must be an integer in 0..2**64, not {obj}")))
 }
 
 /// A seed: any integer in `0..2**64`.
@@ -53,16 +50,11 @@ pub fn players_arg(players: Option<&Bound<'_, PyAny>>, rules: &RuleSet) -> PyRes
 pub fn round_arg(round: &Bound<'_, PyAny>, rules: &RuleSet) -> PyResult<u8> {
     match int_arg(round) {
         Ok(r) if (1..=rules.rounds() as i64).contains(&r) => Ok(r as u8),
-        Err(false) => Err(invalid_argument(format!(
-            "round must be an integer, not {round}"
-        ))),
+        Err(false) => Err(invalid_argument(format!("round must be an integer, not {round}"))),
         _ => Err(to_py(Error::rule(
             ErrorCode::InvalidRound,
             "L-3",
-            format!(
-                "round {round} does not exist: rounds are 1..={}",
-                rules.rounds()
-            ),
+            format!("round {round} does not exist: rounds are 1..={}", rules.rounds()),
         ))),
     }
 }

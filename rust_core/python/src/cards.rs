@@ -32,8 +32,7 @@ impl PyCard {
     /// Build a card from its compact id (0..=51 naturals, 52 the joker).
     #[staticmethod]
     fn from_id(id: i64) -> PyResult<Self> {
-        let id = u8::try_from(id)
-            .map_err(|_| invalid_argument(format!("card id {id} is out of range 0..=52")))?;
+        let id = u8::try_from(id).map_err(|_| invalid_argument(format!("card id {id} is out of range 0..=52")))?;
         Ok(PyCard {
             card: py_result(Card::from_id(id))?,
         })
@@ -209,8 +208,7 @@ impl PyRuleSet {
     }
     #[pyo3(signature = (players = None))]
     fn deck_size(&self, players: Option<u8>) -> usize {
-        self.rules
-            .deck_size(players.unwrap_or(self.rules.default_players))
+        self.rules.deck_size(players.unwrap_or(self.rules.default_players))
     }
     #[getter]
     fn default_players(&self) -> u8 {
@@ -345,20 +343,14 @@ pub fn parse_end(end: Option<&str>) -> PyResult<Option<End>> {
         None => Ok(None),
         Some("low") => Ok(Some(End::Low)),
         Some("high") => Ok(Some(End::High)),
-        Some(other) => Err(invalid_argument(format!(
-            "end must be 'low' or 'high', not '{other}'"
-        ))),
+        Some(other) => Err(invalid_argument(format!("end must be 'low' or 'high', not '{other}'"))),
     }
 }
 
 /// Check a go-down for a round's contract (L-4.6, L-4.4, L-8) and return its melds.
 #[pyfunction]
 #[pyo3(signature = (melds, round, rules = None))]
-fn check_go_down(
-    melds: &Bound<'_, PyAny>,
-    round: u8,
-    rules: Option<PyRef<'_, PyRuleSet>>,
-) -> PyResult<Vec<PyMeld>> {
+fn check_go_down(melds: &Bound<'_, PyAny>, round: u8, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Vec<PyMeld>> {
     let rules = rules_or_default(rules);
     let contract = py_result(rules.contract_for(round))?;
     let mut groups = Vec::new();

@@ -17,9 +17,7 @@ use pyo3::types::PyList;
 fn to_cut(cut: &Bound<'_, PyAny>, deck_len: usize) -> PyResult<usize> {
     match int_arg(cut) {
         Ok(k) if k >= 0 => Ok(k as usize),
-        Err(false) => Err(invalid_argument(format!(
-            "cut must be an integer, not {cut}"
-        ))),
+        Err(false) => Err(invalid_argument(format!("cut must be an integer, not {cut}"))),
         _ => Err(to_py(deal::bad_cut(cut, deck_len))),
     }
 }
@@ -91,12 +89,8 @@ fn shuffled_decks<'py>(
     let players = players_arg(players, &rules)?;
     let threads = threads_arg(threads)?;
     let deck_len = rules.deck_size(players);
-    let bytes = py.detach(|| {
-        with_threads(threads, || {
-            deal::shuffled_decks_batch(n, seed, &rules, players)
-        })
-        .and_then(|r| r)
-    });
+    let bytes =
+        py.detach(|| with_threads(threads, || deal::shuffled_decks_batch(n, seed, &rules, players)).and_then(|r| r));
     let bytes = py_result(bytes)?;
     let array = Array2::from_shape_vec((n, deck_len), bytes)
         .map_err(|e| invalid_argument(format!("internal shape error: {e}")))?;
@@ -115,11 +109,7 @@ impl PyDeal {
     /// One hand per seat, in the order the cards were dealt.
     #[getter]
     fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-        self.dealt
-            .hands
-            .iter()
-            .map(|hand| cards_to_py(py, hand))
-            .collect()
+        self.dealt.hands.iter().map(|hand| cards_to_py(py, hand)).collect()
     }
     /// The card turned up to start the discard pile (L-2.6).
     #[getter]
@@ -147,12 +137,7 @@ impl PyDeal {
         self.dealt.cut_bonus
     }
     fn __repr__(&self) -> String {
-        let sizes: Vec<String> = self
-            .dealt
-            .hands
-            .iter()
-            .map(|h| h.len().to_string())
-            .collect();
+        let sizes: Vec<String> = self.dealt.hands.iter().map(|h| h.len().to_string()).collect();
         format!(
             "Deal(hand_sizes=[{}], up_card='{}', stock={} cards, cutter={}, cut={}, cut_bonus={})",
             sizes.join(", "),
@@ -160,11 +145,7 @@ impl PyDeal {
             self.dealt.stock.len(),
             self.dealt.cutter,
             self.dealt.cut,
-            if self.dealt.cut_bonus {
-                "True"
-            } else {
-                "False"
-            }
+            if self.dealt.cut_bonus { "True" } else { "False" }
         )
     }
 }
@@ -186,15 +167,12 @@ fn deal_round(
     let deck = extract_deck(deck)?;
     let round = round_arg(round, &rules)?;
     let players = players_arg(players, &rules)?;
-    let dealer = int_arg(dealer)
-        .ok()
-        .and_then(|d| u8::try_from(d).ok())
-        .ok_or_else(|| {
-            invalid_argument(format!(
-                "dealer seat {dealer} does not exist: seats are 0..={}",
-                players - 1
-            ))
-        })?;
+    let dealer = int_arg(dealer).ok().and_then(|d| u8::try_from(d).ok()).ok_or_else(|| {
+        invalid_argument(format!(
+            "dealer seat {dealer} does not exist: seats are 0..={}",
+            players - 1
+        ))
+    })?;
     let cut = to_cut(cut, deck.len())?;
     let dealt = py_result(deal::deal_round(&deck, &rules, players, round, dealer, cut))?;
     Ok(PyDeal { dealt })

@@ -26,9 +26,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
         Ok(py.import("liverpool.errors")?.unbind())
     })?;
     let module = module.bind(py);
-    let class = module
-        .getattr("exception_class_for")?
-        .call1((err.code.as_str(),))?;
+    let class = module.getattr("exception_class_for")?.call1((err.code.as_str(),))?;
     let text = match err.rule {
         Some(rule) => format!("{} ({rule})", err.message),
         None => err.message.clone(),

@@ -8,14 +8,10 @@
 //! their field names and order are exactly the engine's (CONFORMANCE.md shapes).
 
 use crate::args::{players_arg, seed_arg};
-use crate::cards::{
-    cards_to_py, extract_card, extract_cards, parse_end, PyCard, PyMeld, PyRuleSet,
-};
+use crate::cards::{cards_to_py, extract_card, extract_cards, parse_end, PyCard, PyMeld, PyRuleSet};
 use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::card::Card;
-use liverpool_engine::game::{
-    self, observation_layout, Action, Event, GameState, Position, ScenarioReport, TableMeld,
-};
+use liverpool_engine::game::{self, observation_layout, Action, Event, GameState, Position, ScenarioReport, TableMeld};
 use liverpool_engine::meld::End;
 use liverpool_engine::rules::RuleSet;
 use liverpool_engine::{Error, ErrorCode};
@@ -53,13 +49,11 @@ fn seat_arg(state: &GameState, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
 
 /// A table meld number.
 fn meld_arg(meld: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
-    index_arg(meld)
-        .and_then(|m| usize::try_from(m).ok())
-        .ok_or_else(|| {
-            invalid_argument(format!(
-                "{what} must be a table meld number (an integer >= 0), not {meld}"
-            ))
-        })
+    index_arg(meld).and_then(|m| usize::try_from(m).ok()).ok_or_else(|| {
+        invalid_argument(format!(
+            "{what} must be a table meld number (an integer >= 0), not {meld}"
+        ))
+    })
 }
 
 fn end_name(end: Option<End>) -> Option<&'static str> {
@@ -111,10 +105,7 @@ fn py_to_json(obj: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<S
     let kwargs = PyDict::new(py);
     kwargs.set_item("ensure_ascii", false)?;
     kwargs.set_item("default", default.bind(py))?;
-    match json_module(py)?
-        .getattr("dumps")?
-        .call((obj,), Some(&kwargs))
-    {
+    match json_module(py)?.getattr("dumps")?.call((obj,), Some(&kwargs)) {
         Ok(text) => text.extract(),
         Err(e) => Err(to_py(Error::new(
             code,
@@ -176,15 +167,14 @@ impl PyAction {
     #[staticmethod]
     #[pyo3(signature = (size = None))]
     fn cut(size: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let size = match size {
-            None => None,
-            // Any int that fits is kept as is: the engine refuses it with `bad_cut`.
-            Some(s) => Some(s.extract::<i64>().map_err(|_| {
-                invalid_argument(format!(
-                    "cut size must be an integer (1..deck size - 1), not {s}"
-                ))
-            })?),
-        };
+        let size =
+            match size {
+                None => None,
+                // Any int that fits is kept as is: the engine refuses it with `bad_cut`.
+                Some(s) => Some(s.extract::<i64>().map_err(|_| {
+                    invalid_argument(format!("cut size must be an integer (1..deck size - 1), not {s}"))
+                })?),
+            };
         Ok(Action::Cut { size }.into())
     }
     /// L-5.1: the active player takes the top discard.
@@ -230,11 +220,7 @@ impl PyAction {
     /// L-5.3: add `cards` to table meld number `meld`; `end` ("low"/"high") places a joker on a run.
     #[staticmethod]
     #[pyo3(signature = (meld, cards, end = None))]
-    fn lay_off(
-        meld: &Bound<'_, PyAny>,
-        cards: &Bound<'_, PyAny>,
-        end: Option<&str>,
-    ) -> PyResult<Self> {
+    fn lay_off(meld: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, end: Option<&str>) -> PyResult<Self> {
         Ok(Action::LayOff {
             meld: meld_arg(meld, "meld")?,
             cards: extract_cards(cards)?,
@@ -310,12 +296,7 @@ impl PyAction {
     #[getter]
     fn melds<'py>(&self, py: Python<'py>) -> PyResult<Option<Vec<Bound<'py, PyList>>>> {
         match &self.action {
-            Action::GoDown { melds } => Ok(Some(
-                melds
-                    .iter()
-                    .map(|g| cards_to_py(py, g))
-                    .collect::<PyResult<_>>()?,
-            )),
+            Action::GoDown { melds } => Ok(Some(melds.iter().map(|g| cards_to_py(py, g)).collect::<PyResult<_>>()?)),
             _ => Ok(None),
         }
     }
@@ -359,10 +340,7 @@ impl PyAction {
             _ => None,
         }
     }
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
         let from_dict = py.get_type::<PyAction>().getattr("from_dict")?;
         Ok((from_dict, (self.to_dict(py)?,)))
     }
@@ -376,21 +354,16 @@ impl PyAction {
                 let groups: Vec<String> = melds.iter().map(|g| quoted(g)).collect();
                 format!("Action.go_down([{}])", groups.join(", "))
             }
-            Action::LayOff { meld, cards, end } => format!(
-                "Action.lay_off({meld}, {}{})",
-                quoted(cards),
-                end_suffix(*end)
-            ),
+            Action::LayOff { meld, cards, end } => {
+                format!("Action.lay_off({meld}, {}{})", quoted(cards), end_suffix(*end))
+            }
             Action::SwapJoker {
                 meld,
                 card,
                 to_meld,
                 end,
             } => {
-                format!(
-                    "Action.swap_joker({meld}, '{card}', {to_meld}{})",
-                    end_suffix(*end)
-                )
+                format!("Action.swap_joker({meld}, '{card}', {to_meld}{})", end_suffix(*end))
             }
             Action::Discard { card } => format!("Action.discard('{card}')"),
             other => format!("Action.{}()", other.name()),
@@ -465,11 +438,7 @@ impl PyTableMeld {
         }
     }
     fn __repr__(&self) -> String {
-        let kind = if self.table_meld.meld.is_set() {
-            "set"
-        } else {
-            "run"
-        };
+        let kind = if self.table_meld.meld.is_set() { "set" } else { "run" };
         format!(
             "TableMeld(owner={}, meld=Meld.{kind}('{}'))",
             self.table_meld.owner, self.table_meld.meld
@@ -539,21 +508,14 @@ impl PyGameState {
         let mut steps = Vec::new();
         for (i, item) in actions.try_iter()?.enumerate() {
             let item = item?;
-            let pair = item
-                .cast::<PyTuple>()
-                .ok()
-                .filter(|t| t.len() == 2)
-                .ok_or_else(|| {
-                    invalid_argument(format!(
-                        "action {i}: expected a (seat, action) pair, not {item}"
-                    ))
+            let pair =
+                item.cast::<PyTuple>().ok().filter(|t| t.len() == 2).ok_or_else(|| {
+                    invalid_argument(format!("action {i}: expected a (seat, action) pair, not {item}"))
                 })?;
             let seat_obj = pair.get_item(0)?;
             let seat = index_arg(&seat_obj)
                 .and_then(|s| usize::try_from(s).ok())
-                .ok_or_else(|| {
-                    invalid_argument(format!("action {i}: seat {seat_obj} does not exist"))
-                })?;
+                .ok_or_else(|| invalid_argument(format!("action {i}: seat {seat_obj} does not exist")))?;
             steps.push((seat, extract_action(&pair.get_item(1)?)?));
         }
         Ok(py_result(GameState::replay(rules, players, seed, &steps))?.into())
@@ -564,10 +526,7 @@ impl PyGameState {
     /// inconsistent position raises `PositionError` (`bad_position`).
     #[staticmethod]
     #[pyo3(signature = (position, rules = None))]
-    fn from_position(
-        position: &Bound<'_, PyAny>,
-        rules: Option<PyRef<'_, PyRuleSet>>,
-    ) -> PyResult<Self> {
+    fn from_position(position: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
         let pos = position_from_py(position)?;
         let state = match rules {
             None => GameState::from_position(&pos),
@@ -707,9 +666,7 @@ impl PyGameState {
         self.state
             .table()
             .iter()
-            .map(|m| PyTableMeld {
-                table_meld: m.clone(),
-            })
+            .map(|m| PyTableMeld { table_meld: m.clone() })
             .collect()
     }
     /// Per seat: has gone down this round.
@@ -768,11 +725,7 @@ impl PyGameState {
     /// Every applied `(seat, action)`, in order.
     #[getter]
     fn history(&self) -> Vec<(usize, PyAction)> {
-        self.state
-            .history()
-            .into_iter()
-            .map(|(s, a)| (s, a.into()))
-            .collect()
+        self.state.history().into_iter().map(|(s, a)| (s, a.into())).collect()
     }
 
     // ----- acting -----
@@ -780,11 +733,7 @@ impl PyGameState {
     /// The legal actions of `seat` (default: `to_act`), sorted; empty when the
     /// engine does not wait for that seat.
     #[pyo3(signature = (seat = None))]
-    fn legal_actions(
-        &self,
-        py: Python<'_>,
-        seat: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<PyAction>> {
+    fn legal_actions(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyAction>> {
         let seat = seat.map(|s| seat_arg(&self.state, s)).transpose()?;
         let state = &self.state;
         let actions = py.detach(|| state.legal_actions(seat));

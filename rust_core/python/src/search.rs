@@ -28,11 +28,7 @@ impl PyGoDown {
     /// The melds: sets first, then runs, each group sorted by card ids.
     #[getter]
     fn melds(&self) -> Vec<PyMeld> {
-        self.go_down
-            .melds
-            .iter()
-            .map(|m| PyMeld { meld: m.clone() })
-            .collect()
+        self.go_down.melds.iter().map(|m| PyMeld { meld: m.clone() }).collect()
     }
     /// The cards that stay in hand, in card-id order.
     #[getter]
@@ -117,12 +113,7 @@ fn contract_of(round: &Bound<'_, PyAny>, rules: &RuleSet) -> PyResult<Contract> 
 
 /// Cards as a multiset, refused if the deck for `players` could not hold them
 /// (`too_many_copies`, or `no_jokers_in_profile` for a joker in a joker-free deck).
-fn counts_of(
-    cards: &Bound<'_, PyAny>,
-    rules: &RuleSet,
-    players: u8,
-    what: &str,
-) -> PyResult<CardCounts> {
+fn counts_of(cards: &Bound<'_, PyAny>, rules: &RuleSet, players: u8, what: &str) -> PyResult<CardCounts> {
     let cards = extract_cards(cards).map_err(|e| {
         // Not iterable at all (a float, None...): say so with a stable code.
         if e.is_instance_of::<PyTypeError>(cards.py()) {
@@ -197,11 +188,7 @@ fn has_contract(
 ) -> PyResult<bool> {
     let rules = rules_ref(&rules);
     let contract = contract_of(round, rules)?;
-    Ok(search::has_contract(
-        &hand_of(hand, rules)?,
-        &contract,
-        rules,
-    ))
+    Ok(search::has_contract(&hand_of(hand, rules)?, &contract, rules))
 }
 
 /// The best go-down of `hand` for `round`: fewest points left in hand, then the
@@ -260,10 +247,7 @@ fn all_go_downs(
         },
     };
     let found = search::all_go_downs(&hand_of(hand, rules)?, &contract, rules, limit);
-    Ok(found
-        .into_iter()
-        .map(|go_down| PyGoDown { go_down })
-        .collect())
+    Ok(found.into_iter().map(|go_down| PyGoDown { go_down }).collect())
 }
 
 /// The cards that would give `hand` the contract of `round`, each with how many
@@ -305,10 +289,7 @@ fn outs<'py>(
 /// Arrangement(melds=['5♥ 6♥ 7♥ 8♥'], deadwood='8♠ 8♦', points=16)
 #[pyfunction]
 #[pyo3(signature = (hand, rules = None))]
-fn best_arrangement(
-    hand: &Bound<'_, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
-) -> PyResult<PyArrangement> {
+fn best_arrangement(hand: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<PyArrangement> {
     let rules = rules_ref(&rules);
     Ok(PyArrangement {
         arrangement: search::best_arrangement(&hand_of(hand, rules)?, rules),

@@ -25,13 +25,14 @@ fn bot_kinds(bots: &Bound<'_, PyAny>) -> PyResult<Vec<BotKind>> {
         Ok(s) => s.to_str()?.split(',').map(str::to_owned).collect(),
         Err(_) => {
             let mut names = Vec::new();
-            for item in bots.try_iter().map_err(|_| {
-                invalid_argument(format!("bots must be a sequence of bot names, not {bots}"))
-            })? {
+            for item in bots
+                .try_iter()
+                .map_err(|_| invalid_argument(format!("bots must be a sequence of bot names, not {bots}")))?
+            {
                 let item = item?;
-                let name = item.cast::<PyString>().map_err(|_| {
-                    invalid_argument(format!("a bot name must be a string, not {item}"))
-                })?;
+                let name = item
+                    .cast::<PyString>()
+                    .map_err(|_| invalid_argument(format!("a bot name must be a string, not {item}")))?;
                 names.push(name.to_str()?.to_owned());
             }
             names
@@ -88,9 +89,7 @@ impl PyNativeBot {
     ) -> PyResult<PyAction> {
         let state = &state.state;
         let Some(to_act) = state.to_act() else {
-            return Err(invalid_argument(
-                "the game is over: no seat has a decision to make",
-            ));
+            return Err(invalid_argument("the game is over: no seat has a decision to make"));
         };
         let seat = match seat {
             None => to_act,
@@ -106,11 +105,7 @@ impl PyNativeBot {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "NativeBot('{}', seed={})",
-            self.bot.kind().name(),
-            self.seed
-        )
+        format!("NativeBot('{}', seed={})", self.bot.kind().name(), self.seed)
     }
 }
 
@@ -132,11 +127,7 @@ fn game_seeds(
             liverpool_engine::game::MAX_SEATS
         )));
     }
-    Ok(liverpool_engine::sim::game_seeds(
-        seed,
-        index,
-        players as usize,
-    ))
+    Ok(liverpool_engine::sim::game_seeds(seed, index, players as usize))
 }
 
 // ----- simulate ------------------------------------------------------------------
@@ -184,34 +175,18 @@ pub struct PySimulationResult {
     winners: Py<PyArray2<bool>>,
 }
 
-fn array2<T: numpy::Element>(
-    py: Python<'_>,
-    data: Vec<T>,
-    shape: (usize, usize),
-) -> PyResult<Py<PyArray2<T>>> {
-    let a = Array2::from_shape_vec(shape, data)
-        .map_err(|e| invalid_argument(format!("result shape: {e}")))?;
+fn array2<T: numpy::Element>(py: Python<'_>, data: Vec<T>, shape: (usize, usize)) -> PyResult<Py<PyArray2<T>>> {
+    let a = Array2::from_shape_vec(shape, data).map_err(|e| invalid_argument(format!("result shape: {e}")))?;
     Ok(a.into_pyarray(py).unbind())
 }
 
-fn array3<T: numpy::Element>(
-    py: Python<'_>,
-    data: Vec<T>,
-    shape: (usize, usize, usize),
-) -> PyResult<Py<PyArray3<T>>> {
-    let a = Array3::from_shape_vec(shape, data)
-        .map_err(|e| invalid_argument(format!("result shape: {e}")))?;
+fn array3<T: numpy::Element>(py: Python<'_>, data: Vec<T>, shape: (usize, usize, usize)) -> PyResult<Py<PyArray3<T>>> {
+    let a = Array3::from_shape_vec(shape, data).map_err(|e| invalid_argument(format!("result shape: {e}")))?;
     Ok(a.into_pyarray(py).unbind())
 }
 
 impl PySimulationResult {
-    fn new(
-        py: Python<'_>,
-        r: SimResult,
-        seed: u64,
-        kinds: &[BotKind],
-        seconds: f64,
-    ) -> PyResult<Self> {
+    fn new(py: Python<'_>, r: SimResult, seed: u64, kinds: &[BotKind], seconds: f64) -> PyResult<Self> {
         let (g, k, p) = (r.games, r.rounds, r.players);
         Ok(PySimulationResult {
             games: g,
@@ -268,20 +243,13 @@ fn simulate(
     let seed = seed.map(|s| u64_arg(s, "seed")).transpose()?.unwrap_or(0);
     let kinds = match bots {
         Some(b) => bot_kinds(b)?,
-        None => vec![
-            BotKind::Greedy,
-            BotKind::Greedy,
-            BotKind::Random,
-            BotKind::Greedy,
-        ],
+        None => vec![BotKind::Greedy, BotKind::Greedy, BotKind::Random, BotKind::Greedy],
     };
     let threads = threads_arg(threads.filter(|t| !t.is_none()))?;
     let progress = progress.filter(|p| !p.is_none());
     if let Some(p) = progress {
         if !p.is_callable() {
-            return Err(invalid_argument(
-                "progress must be a callable progress(done, total)",
-            ));
+            return Err(invalid_argument("progress must be a callable progress(done, total)"));
         }
     }
     let rules = Arc::new(rules_or_default(rules));

@@ -463,10 +463,17 @@ impl GameState {
     /// [`Self::buy_refusal`] for hot paths (no message is built).
     fn may_buy(&self, seat: u8, w: &BuyWindow) -> bool {
         let may = self.is_asked(seat, w)
-            && self.rules.buy_limit_per_round.is_none_or(|limit| self.seats[seat as usize].buys < limit)
+            && self
+                .rules
+                .buy_limit_per_round
+                .is_none_or(|limit| self.seats[seat as usize].buys < limit)
             && !self.discard.is_empty()
             && self.penalty_available();
-        debug_assert_eq!(may, self.buy_refusal(seat, w).is_none(), "may_buy and buy_refusal disagree");
+        debug_assert_eq!(
+            may,
+            self.buy_refusal(seat, w).is_none(),
+            "may_buy and buy_refusal disagree"
+        );
         may
     }
 
@@ -500,9 +507,7 @@ impl GameState {
         if self.discard.is_empty() {
             return None;
         }
-        self.priority_order()
-            .find(|&s| self.is_asked(s, w))
-            .map(usize::from)
+        self.priority_order().find(|&s| self.is_asked(s, w)).map(usize::from)
     }
 
     /// Could any seat buy the top discard if the active player declined it now?

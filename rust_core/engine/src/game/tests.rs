@@ -887,7 +887,11 @@ fn random_playouts_keep_every_invariant() {
 
 #[test]
 fn profiles_c_and_w_play_to_the_end_without_refusing_a_listed_action() {
-    for (rules, players) in [(RuleSet::contract(), 5), (RuleSet::liverpool_classic(), 3), (RuleSet::contract(), 8)] {
+    for (rules, players) in [
+        (RuleSet::contract(), 5),
+        (RuleSet::liverpool_classic(), 3),
+        (RuleSet::contract(), 8),
+    ] {
         let deck = rules.deck_size(players as u8);
         let rules = Arc::new(rules);
         for seed in 0..1u64 {
@@ -901,7 +905,10 @@ fn profiles_c_and_w_play_to_the_end_without_refusing_a_listed_action() {
                     assert_eq!(total_cards(&g), deck, "{}: cards are conserved", rules.name);
                 }
             }
-            assert_eq!(GameState::replay(rules.clone(), players, seed, &g.history()).unwrap(), g);
+            assert_eq!(
+                GameState::replay(rules.clone(), players, seed, &g.history()).unwrap(),
+                g
+            );
         }
     }
 }
@@ -952,5 +959,9 @@ fn measure_random_games() {
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("{games} games, {actions} actions: {:.1} ms/game, {:.1} µs/action", secs * 1e3 / games as f64, secs * 1e6 / actions as f64);
+    println!(
+        "{games} games, {actions} actions: {:.1} ms/game, {:.1} µs/action",
+        secs * 1e3 / games as f64,
+        secs * 1e6 / actions as f64
+    );
 }

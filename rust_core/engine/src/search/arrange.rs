@@ -76,7 +76,11 @@ pub(crate) fn search_arrangement(hand: &Pool, rules: &RuleSet, scratch: &mut Scr
     if cands.is_empty() {
         // Nothing melds: the whole hand is deadwood (the common case for random hands).
         let total = pool_points(hand, &points);
-        return Arranged { deadwood_points: total, deadwood: *hand, melds: Vec::new() };
+        return Arranged {
+            deadwood_points: total,
+            deadwood: *hand,
+            melds: Vec::new(),
+        };
     }
     cands.sort_unstable_by_key(|c| (c.min_id(), std::cmp::Reverse(c.points)));
 
@@ -101,15 +105,26 @@ pub(crate) fn search_arrangement(hand: &Pool, rules: &RuleSet, scratch: &mut Scr
     }
     let total = pool_points(hand, &points);
     let dead_points = pool_points(&dead, &points);
-    let walk = Walk { points, cands, first, mode };
-    let present = (0..JOKER_ID as usize).filter(|&id| pool[id] > 0).fold(0u64, |m, id| m | 1 << id);
+    let walk = Walk {
+        points,
+        cands,
+        first,
+        mode,
+    };
+    let present = (0..JOKER_ID as usize)
+        .filter(|&id| pool[id] > 0)
+        .fold(0u64, |m, id| m | 1 << id);
     let mut st = State {
         pool,
         present,
         dead,
         dead_points,
         chosen: std::mem::take(&mut scratch.chosen),
-        best_points: if mode == ArrangeMode::PointsOnly { total } else { u32::MAX },
+        best_points: if mode == ArrangeMode::PointsOnly {
+            total
+        } else {
+            u32::MAX
+        },
         best: None,
         scratch: Vec::new(),
     };
@@ -118,7 +133,11 @@ pub(crate) fn search_arrangement(hand: &Pool, rules: &RuleSet, scratch: &mut Scr
     scratch.chosen = std::mem::take(&mut st.chosen);
     match st.best {
         Some(best) => best,
-        None => Arranged { deadwood_points: st.best_points, deadwood: *hand, melds: Vec::new() },
+        None => Arranged {
+            deadwood_points: st.best_points,
+            deadwood: *hand,
+            melds: Vec::new(),
+        },
     }
 }
 
@@ -186,8 +205,16 @@ impl Walk<'_> {
                 melds.clear();
                 melds.extend(st.chosen.iter().map(|&k| self.cands[k as usize]));
                 melds.sort_by(|a, b| a.kind_order().cmp(&b.kind_order()).then_with(|| a.tuple_cmp(b)));
-                let here = Arranged { deadwood_points: points, deadwood, melds };
-                if st.best.as_ref().is_none_or(|b| arranged_cmp(&here, b) == Ordering::Less) {
+                let here = Arranged {
+                    deadwood_points: points,
+                    deadwood,
+                    melds,
+                };
+                if st
+                    .best
+                    .as_ref()
+                    .is_none_or(|b| arranged_cmp(&here, b) == Ordering::Less)
+                {
                     st.best_points = points;
                     st.scratch = st.best.take().map(|b| b.melds).unwrap_or_default();
                     st.best = Some(here);

@@ -45,7 +45,12 @@ impl Sizes {
 
     /// Any legal meld, of any length (best_arrangement).
     pub fn any_length(rules: &RuleSet) -> Sizes {
-        Sizes { set_min: rules.set_size_min as u32, set_max: u32::MAX, run_min: rules.run_size_min as u32, run_max: 14 }
+        Sizes {
+            set_min: rules.set_size_min as u32,
+            set_max: u32::MAX,
+            run_min: rules.run_size_min as u32,
+            run_max: 14,
+        }
     }
 }
 
@@ -164,7 +169,11 @@ impl Cand {
 
     /// The smallest natural card id it uses (every meld holds a natural, L-4.5).
     pub fn min_id(&self) -> u8 {
-        self.need_ids[..self.n_need as usize].iter().copied().min().unwrap_or(JOKER_ID)
+        self.need_ids[..self.n_need as usize]
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(JOKER_ID)
     }
 
     /// A run's (low, high) positions.

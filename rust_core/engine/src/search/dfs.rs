@@ -50,7 +50,11 @@ pub(crate) fn multiset_cmp(a: &Pool, b: &Pool) -> Ordering {
         if a[id] != b[id] {
             // At the first differing id, the list with more copies of it is smaller,
             // unless the other list ends there (then the other is a prefix, so smaller).
-            let (fewer, more_is) = if a[id] > b[id] { (b, Ordering::Less) } else { (a, Ordering::Greater) };
+            let (fewer, more_is) = if a[id] > b[id] {
+                (b, Ordering::Less)
+            } else {
+                (a, Ordering::Greater)
+            };
             let fewer_goes_on = fewer[id + 1..].iter().any(|&n| n > 0);
             return if fewer_goes_on { more_is } else { more_is.reverse() };
         }
@@ -172,7 +176,12 @@ pub(crate) fn search_go_down<G: Goal>(
         total_points: pool_points(hand, &points),
     };
     scratch.chosen.clear();
-    let mut node = Node { pool: *hand, cards, used: 0, chosen: std::mem::take(&mut scratch.chosen) };
+    let mut node = Node {
+        pool: *hand,
+        cards,
+        used: 0,
+        chosen: std::mem::take(&mut scratch.chosen),
+    };
     search.slot(&mut node, 0, goal);
     scratch.chosen = node.chosen;
 }
@@ -194,7 +203,11 @@ impl GoDownSearch<'_> {
                 (0..4).map(|suit| pool[suit * 13 + class as usize - 1] as u32).sum()
             };
             let n = copies.min(cap);
-            sum += n * self.points[if class == 0 { JOKER_ID as usize } else { class as usize - 1 }] as u32;
+            sum += n * self.points[if class == 0 {
+                JOKER_ID as usize
+            } else {
+                class as usize - 1
+            }] as u32;
             cap -= n;
         }
         sum
@@ -243,9 +256,19 @@ impl GoDownSearch<'_> {
         let (list, from, same_left, other_left, other_best) = if is_run {
             let from = if slot == 0 { 0 } else { node.chosen[slot - 1] as usize };
             let other_best = self.sets.first().map_or(0, |c| c.points);
-            (self.runs, from, (self.n_runs - slot) as u32, self.n_sets as u32, other_best)
+            (
+                self.runs,
+                from,
+                (self.n_runs - slot) as u32,
+                self.n_sets as u32,
+                other_best,
+            )
         } else {
-            let from = if slot == self.n_runs { 0 } else { node.chosen[slot - 1] as usize };
+            let from = if slot == self.n_runs {
+                0
+            } else {
+                node.chosen[slot - 1] as usize
+            };
             (self.sets, from, (total - slot) as u32, 0, 0)
         };
         let last = slot + 1 == total;
@@ -317,7 +340,9 @@ pub(crate) fn melds_cmp(a: &[Cand], b: &[Cand]) -> Ordering {
             return o;
         }
     }
-    a.len().cmp(&b.len()).then_with(|| a.iter().map(Cand::kind_order).cmp(b.iter().map(Cand::kind_order)))
+    a.len()
+        .cmp(&b.len())
+        .then_with(|| a.iter().map(Cand::kind_order).cmp(b.iter().map(Cand::kind_order)))
 }
 
 // ---------------------------------------------------------------------------------
@@ -368,7 +393,10 @@ pub(crate) struct Found {
 /// Order of [`Found`] go-downs: fewest points left, then smallest left ids, then
 /// smallest melds list.
 pub(crate) fn found_cmp(a: &Found, b: &Found) -> Ordering {
-    b.used.cmp(&a.used).then_with(|| multiset_cmp(&a.left, &b.left)).then_with(|| melds_cmp(&a.melds, &b.melds))
+    b.used
+        .cmp(&a.used)
+        .then_with(|| multiset_cmp(&a.left, &b.left))
+        .then_with(|| melds_cmp(&a.melds, &b.melds))
 }
 
 /// best_go_down: the smallest go-down in [`found_cmp`] order.
@@ -401,7 +429,11 @@ impl Goal for BestKey {
         if better {
             let mut melds = Vec::new();
             search.canonical(&node.chosen, &mut melds);
-            self.best = Some(Found { used: node.used, left: node.pool, melds });
+            self.best = Some(Found {
+                used: node.used,
+                left: node.pool,
+                melds,
+            });
         }
         false
     }
@@ -428,7 +460,11 @@ impl Goal for Collect {
     fn leaf(&mut self, search: &GoDownSearch, node: &Node) -> bool {
         let mut melds = Vec::with_capacity(node.chosen.len());
         search.canonical(&node.chosen, &mut melds);
-        self.found.push(Found { used: node.used, left: node.pool, melds });
+        self.found.push(Found {
+            used: node.used,
+            left: node.pool,
+            melds,
+        });
         if self.found.len() >= self.limit.saturating_mul(2).max(1024) {
             self.trim();
         }

@@ -73,7 +73,10 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
 /// Build the engine meld of a search candidate. The search only produces legal melds,
 /// so a failure here is a bug in the search, not bad input.
 fn to_meld(cand: &Cand, rules: &RuleSet) -> Meld {
-    let cards: Vec<Card> = cand.ids().map(|id| Card::from_id(id).expect("search ids are 0..=52")).collect();
+    let cards: Vec<Card> = cand
+        .ids()
+        .map(|id| Card::from_id(id).expect("search ids are 0..=52"))
+        .collect();
     let meld = match cand.kind {
         MeldKind::Set => Meld::set(&cards, rules),
         // Lengths were checked by the search (whole-hand runs have their own minimum).
@@ -126,7 +129,10 @@ pub fn all_go_downs(hand: &CardCounts, contract: &Contract, rules: &RuleSet, lim
         return Vec::new();
     }
     with_scratch(|scratch| {
-        let mut goal = Collect { found: Vec::new(), limit };
+        let mut goal = Collect {
+            found: Vec::new(),
+            limit,
+        };
         search_go_down(&hand.0, contract, rules, scratch, &mut goal);
         goal.trim();
         goal.found.iter().map(|found| go_down_of(found, rules)).collect()
@@ -155,10 +161,15 @@ pub fn outs(
         }
         let card = Card::from_id(id).expect("id < 53");
         let mut more = *hand;
-        let Some(n) = more.0[id as usize].checked_add(1) else { continue };
+        let Some(n) = more.0[id as usize].checked_add(1) else {
+            continue;
+        };
         more.0[id as usize] = n;
         if has_contract(&more, contract, rules) {
-            let unseen = rules.copies(card, players).saturating_sub(hand.get(card)).saturating_sub(seen.get(card));
+            let unseen = rules
+                .copies(card, players)
+                .saturating_sub(hand.get(card))
+                .saturating_sub(seen.get(card));
             found.push((card, unseen));
         }
     }
@@ -196,7 +207,11 @@ fn check_batch_shape(hands: &[u8], hand_width: usize) -> Result<()> {
         if hands.is_empty() {
             return Ok(());
         }
-        return Err(Error::new(ErrorCode::InvalidArgument, None, "hand_width must be positive"));
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            None,
+            "hand_width must be positive",
+        ));
     }
     if hands.len() % hand_width != 0 {
         return Err(Error::new(
@@ -248,7 +263,9 @@ fn check_rows(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Result<()> {
             return None;
         }
         let clamped: [u8; CARD_KINDS] = counts.map(|n| n.min(255) as u8);
-        rules.check_copies(&clamped, rules.max_players, &format!("hand {i}")).err()
+        rules
+            .check_copies(&clamped, rules.max_players, &format!("hand {i}"))
+            .err()
     });
     bad.map_or(Ok(()), Err)
 }
@@ -277,7 +294,10 @@ pub fn has_contract_batch(hands: &[u8], hand_width: usize, contract: &Contract, 
     if hand_width == 0 {
         return Ok(Vec::new());
     }
-    Ok(hands.par_chunks(hand_width).map(|row| has_contract(&row_hand(row), contract, rules)).collect())
+    Ok(hands
+        .par_chunks(hand_width)
+        .map(|row| has_contract(&row_hand(row), contract, rules))
+        .collect())
 }
 
 /// `best_arrangement(hand).points` for every row (see [`best_go_down_points_batch`]).
@@ -286,7 +306,10 @@ pub fn deadwood_batch(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Resul
     if hand_width == 0 {
         return Ok(Vec::new());
     }
-    Ok(hands.par_chunks(hand_width).map(|row| deadwood(&row_hand(row), rules) as i32).collect())
+    Ok(hands
+        .par_chunks(hand_width)
+        .map(|row| deadwood(&row_hand(row), rules) as i32)
+        .collect())
 }
 
 /// Run `f` on a rayon pool of `threads` threads (`None`: the global pool, one thread
@@ -294,16 +317,27 @@ pub fn deadwood_batch(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Resul
 pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
     let Some(n) = threads else { return Ok(f()) };
     if n == 0 || n > 1024 {
-        return Err(Error::new(ErrorCode::InvalidArgument, None, format!("threads must be 1..=1024, not {n}")));
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            None,
+            format!("threads must be 1..=1024, not {n}"),
+        ));
     }
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
     let pool = {
-        let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+        let mut pools = POOLS
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         match pools.get(&n) {
             Some(p) => Arc::clone(p),
             None => {
                 let p = rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| {
-                    Error::new(ErrorCode::InvalidArgument, None, format!("cannot start {n} threads: {e}"))
+                    Error::new(
+                        ErrorCode::InvalidArgument,
+                        None,
+                        format!("cannot start {n} threads: {e}"),
+                    )
                 })?;
                 let p = Arc::new(p);
                 pools.insert(n, Arc::clone(&p));

@@ -33,7 +33,11 @@ fn l11_worked_example_goes_down_with_the_two_sets() {
     assert_eq!(best.points_left, 3 + 4 + 5 + 8 + 15); // L-10.1
     assert!(has_contract(&h, &round(&l(), 1), &l()));
     // Before taking 7♦ there is only one set.
-    assert!(!has_contract(&hand("7S 7H 9S 9H 9D 3C 4C 5C 8D AH"), &round(&l(), 1), &l()));
+    assert!(!has_contract(
+        &hand("7S 7H 9S 9H 9D 3C 4C 5C 8D AH"),
+        &round(&l(), 1),
+        &l()
+    ));
 }
 
 #[test]
@@ -51,7 +55,10 @@ fn l44_same_suit_runs_must_overlap_or_leave_a_gap() {
         assert_eq!(adjacent_same_suit_runs(&runs), None, "{:?}", texts(&g.melds));
     }
     // Without L-4.4 the adjacent runs are the best.
-    let no_gap = RuleSet { same_suit_runs_need_gap: false, ..l() };
+    let no_gap = RuleSet {
+        same_suit_runs_need_gap: false,
+        ..l()
+    };
     let best = best_go_down(&h, &round(&no_gap, 3), &no_gap).unwrap();
     assert_eq!(texts(&best.melds), ["3♥ 4♥ 5♥ 6♥", "7♥ 8♥ 9♥ 10♥"]);
     assert_eq!(best.points_left, 5 + 6 + 10);
@@ -88,8 +95,15 @@ fn aces_are_low_or_high_but_never_wrap() {
 #[test]
 fn both_aces_of_a_suit_make_the_full_run() {
     // L-4.3 Decision: A-2-...-K-A is one run of 14 (whole-hand contracts allow any length).
-    let rules =
-        RuleSet { contracts: vec![Contract { sets: 0, runs: 1, whole_hand: true }], deal_sizes: vec![13], ..l() };
+    let rules = RuleSet {
+        contracts: vec![Contract {
+            sets: 0,
+            runs: 1,
+            whole_hand: true,
+        }],
+        deal_sizes: vec![13],
+        ..l()
+    };
     let h = hand("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH");
     let best = best_go_down(&h, &rules.contracts[0], &rules).unwrap();
     assert_eq!(best.melds[0].span(), Some((1, 14)));
@@ -116,7 +130,10 @@ fn round_7_needs_the_whole_hand_as_three_runs() {
     let touching = hand("3H 4H 5H 6H 7H 8H 9H TH 2S 3S 4S 5S");
     assert!(!has_contract(&touching, &c7, &l()));
     // …unless the rule is off (A joker-free hand of three runs with touching hearts).
-    let no_gap = RuleSet { same_suit_runs_need_gap: false, ..l() };
+    let no_gap = RuleSet {
+        same_suit_runs_need_gap: false,
+        ..l()
+    };
     assert!(has_contract(&touching, &c7, &no_gap));
 }
 
@@ -135,7 +152,14 @@ fn outs_of_a_hand_one_card_short() {
     ];
     assert_eq!(got, want);
     // A hand that already holds the contract has no outs.
-    assert!(outs(&hand("7S 7H 7D 9S 9H 9D"), &round(&l(), 1), &l(), &CardCounts::default(), 4).is_empty());
+    assert!(outs(
+        &hand("7S 7H 7D 9S 9H 9D"),
+        &round(&l(), 1),
+        &l(),
+        &CardCounts::default(),
+        4
+    )
+    .is_empty());
 }
 
 #[test]
@@ -283,8 +307,16 @@ fn key_of(hand: &CardCounts, chosen: &[&Plain], rules: &RuleSet) -> Option<Key> 
             return None;
         }
     }
-    let mut sets: Vec<Vec<u8>> = chosen.iter().filter(|m| m.0 == MeldKind::Set).map(|m| m.1.clone()).collect();
-    let mut runs: Vec<Vec<u8>> = chosen.iter().filter(|m| m.0 == MeldKind::Run).map(|m| m.1.clone()).collect();
+    let mut sets: Vec<Vec<u8>> = chosen
+        .iter()
+        .filter(|m| m.0 == MeldKind::Set)
+        .map(|m| m.1.clone())
+        .collect();
+    let mut runs: Vec<Vec<u8>> = chosen
+        .iter()
+        .filter(|m| m.0 == MeldKind::Run)
+        .map(|m| m.1.clone())
+        .collect();
     sets.sort();
     runs.sort();
     sets.extend(runs);
@@ -296,11 +328,21 @@ fn key_of(hand: &CardCounts, chosen: &[&Plain], rules: &RuleSet) -> Option<Key> 
 /// checked for disjointness, L-4.4 and (whole hand) for using every card.
 fn oracle_go_downs(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Vec<Key> {
     let (set_sizes, run_sizes, run_min) = if contract.whole_hand {
-        ((rules.set_size_min as usize, usize::MAX), (rules.whole_hand_run_min as usize, 14), rules.whole_hand_run_min)
+        (
+            (rules.set_size_min as usize, usize::MAX),
+            (rules.whole_hand_run_min as usize, 14),
+            rules.whole_hand_run_min,
+        )
     } else {
         (
-            (rules.set_size_min as usize, rules.set_size_max.map_or(usize::MAX, |m| m as usize)),
-            (rules.run_size_min as usize, rules.run_size_max.map_or(14, |m| m as usize)),
+            (
+                rules.set_size_min as usize,
+                rules.set_size_max.map_or(usize::MAX, |m| m as usize),
+            ),
+            (
+                rules.run_size_min as usize,
+                rules.run_size_max.map_or(14, |m| m as usize),
+            ),
             rules.run_size_min,
         )
     };
@@ -323,7 +365,9 @@ fn oracle_go_downs(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> V
         out: &mut Vec<Key>,
     ) {
         let chosen: Vec<&Plain> = stack.iter().map(|x| x.1).collect();
-        let Some(key) = key_of(hand, &chosen, rules) else { return };
+        let Some(key) = key_of(hand, &chosen, rules) else {
+            return;
+        };
         let depth = stack.len();
         if depth == slots.len() {
             if contract.whole_hand && !key.1.is_empty() {
@@ -334,8 +378,12 @@ fn oracle_go_downs(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> V
                     .iter()
                     .filter(|m| m.0 == MeldKind::Run)
                     .map(|m| {
-                        Meld::run_min_len(&m.1.iter().map(|&x| Card::from_id(x).unwrap()).collect::<Vec<_>>(), rules, 1)
-                            .unwrap()
+                        Meld::run_min_len(
+                            &m.1.iter().map(|&x| Card::from_id(x).unwrap()).collect::<Vec<_>>(),
+                            rules,
+                            1,
+                        )
+                        .unwrap()
                     })
                     .collect();
                 if adjacent_same_suit_runs(&built.iter().collect::<Vec<_>>()).is_some() {
@@ -360,13 +408,19 @@ fn oracle_go_downs(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> V
 
 fn key_of_go_down(g: &GoDown) -> Key {
     let left = g.left.to_cards();
-    (g.points_left, ids_of(&left), g.melds.iter().map(|m| ids_of(m.cards())).collect())
+    (
+        g.points_left,
+        ids_of(&left),
+        g.melds.iter().map(|m| ids_of(m.cards())).collect(),
+    )
 }
 
 /// A random hand of `n` cards from the rule set's deck for 4 players.
 fn random_hand(rng: &mut Rng, rules: &RuleSet, n: usize, extra_jokers: bool) -> CardCounts {
     let (decks, jokers) = rules.deck_for(4);
-    let mut deck: Vec<u8> = (0..52u8).flat_map(|id| std::iter::repeat_n(id, decks as usize)).collect();
+    let mut deck: Vec<u8> = (0..52u8)
+        .flat_map(|id| std::iter::repeat_n(id, decks as usize))
+        .collect();
     deck.extend(std::iter::repeat_n(JOKER_ID, jokers as usize));
     rng.shuffle(&mut deck);
     let mut h = CardCounts::default();
@@ -401,7 +455,12 @@ fn crowded_hand(rng: &mut Rng, rules: &RuleSet, n: usize) -> CardCounts {
     }
     deck.extend(std::iter::repeat_n(JOKER_ID, jokers as usize));
     rng.shuffle(&mut deck);
-    CardCounts::from_cards(&deck[..n].iter().map(|&id| Card::from_id(id).unwrap()).collect::<Vec<_>>())
+    CardCounts::from_cards(
+        &deck[..n]
+            .iter()
+            .map(|&id| Card::from_id(id).unwrap())
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// Compare every search function with the oracle; returns whether the hand has a go-down.
@@ -441,13 +500,28 @@ fn planted_hand(rng: &mut Rng, rules: &RuleSet, contract: &Contract, n: usize) -
 
 fn check_against_oracle(h: &CardCounts, contract: &Contract, rules: &RuleSet) -> bool {
     let want = oracle_go_downs(h, contract, rules);
-    let got: Vec<Key> = all_go_downs(h, contract, rules, usize::MAX).iter().map(key_of_go_down).collect();
+    let got: Vec<Key> = all_go_downs(h, contract, rules, usize::MAX)
+        .iter()
+        .map(key_of_go_down)
+        .collect();
     let text = format_cards(&h.to_cards());
     assert_eq!(got, want, "all_go_downs of {text} for {}", contract.describe());
     let best = best_go_down(h, contract, rules);
-    assert_eq!(best.as_ref().map(key_of_go_down), want.first().cloned(), "best_go_down of {text}");
-    assert_eq!(has_contract(h, contract, rules), !want.is_empty(), "has_contract of {text}");
-    assert_eq!(best_go_down_points(h, contract, rules), want.first().map(|k| k.0), "points of {text}");
+    assert_eq!(
+        best.as_ref().map(key_of_go_down),
+        want.first().cloned(),
+        "best_go_down of {text}"
+    );
+    assert_eq!(
+        has_contract(h, contract, rules),
+        !want.is_empty(),
+        "has_contract of {text}"
+    );
+    assert_eq!(
+        best_go_down_points(h, contract, rules),
+        want.first().map(|k| k.0),
+        "points of {text}"
+    );
     let limited: Vec<Key> = all_go_downs(h, contract, rules, 3).iter().map(key_of_go_down).collect();
     assert_eq!(limited, want.iter().take(3).cloned().collect::<Vec<_>>());
     !want.is_empty()
@@ -482,7 +556,11 @@ fn search_agrees_with_the_brute_force_oracle_round_7() {
     let mut rng = Rng::from_seed(7);
     for i in 0..100 {
         let n = 12 + rng.below(2) as usize;
-        let h = if i % 2 == 0 { crowded_hand(&mut rng, &rules, n) } else { random_hand(&mut rng, &rules, n, true) };
+        let h = if i % 2 == 0 {
+            crowded_hand(&mut rng, &rules, n)
+        } else {
+            random_hand(&mut rng, &rules, n, true)
+        };
         check_against_oracle(&h, &c7, &rules);
     }
     // A whole hand made of three runs of different suits (so L-4.4 cannot bite),
@@ -494,7 +572,11 @@ fn search_agrees_with_the_brute_force_oracle_round_7() {
         for &suit in &suits[..3] {
             let start = 1 + rng.below(8) as u8;
             for pos in start..start + 4 {
-                let card = if rng.below(6) == 0 { Card::JOKER } else { Card::new(pos, Suit::from_index(suit)) };
+                let card = if rng.below(6) == 0 {
+                    Card::JOKER
+                } else {
+                    Card::new(pos, Suit::from_index(suit))
+                };
                 h.0[card.id() as usize] += 1;
             }
         }
@@ -545,7 +627,9 @@ fn oracle_arrangement(hand: &CardCounts, rules: &RuleSet) -> (u32, Vec<u8>, usiz
         best: &mut Option<ArrangementKey>,
     ) {
         let chosen: Vec<&Plain> = stack.iter().map(|&i| &melds[i]).collect();
-        let Some((pts, left, list)) = key_of(hand, &chosen, rules) else { return };
+        let Some((pts, left, list)) = key_of(hand, &chosen, rules) else {
+            return;
+        };
         let mut kinds: Vec<u8> = chosen.iter().map(|m| (m.0 == MeldKind::Run) as u8).collect();
         kinds.sort();
         let here = (pts, left, chosen.len(), list, kinds);
@@ -570,7 +654,11 @@ fn best_arrangement_agrees_with_the_brute_force_oracle() {
         let mut rng = Rng::from_seed(5);
         for i in 0..200 {
             let n = 5 + rng.below(4) as usize;
-            let h = if i % 2 == 0 { crowded_hand(&mut rng, &rules, n) } else { random_hand(&mut rng, &rules, n, true) };
+            let h = if i % 2 == 0 {
+                crowded_hand(&mut rng, &rules, n)
+            } else {
+                random_hand(&mut rng, &rules, n, true)
+            };
             let want = oracle_arrangement(&h, &rules);
             let got = best_arrangement(&h, &rules);
             let got_key = (
@@ -605,9 +693,16 @@ fn every_go_down_is_legal_disjoint_and_of_opening_size() {
                 let groups: Vec<Vec<Card>> = g.melds.iter().map(|m| m.cards().to_vec()).collect();
                 check_go_down(&groups, &contract, &rules).unwrap();
                 let sets = g.melds.iter().filter(|m| m.is_set()).count();
-                assert_eq!((sets, g.melds.len() - sets), (contract.sets as usize, contract.runs as usize));
+                assert_eq!(
+                    (sets, g.melds.len() - sets),
+                    (contract.sets as usize, contract.runs as usize)
+                );
                 for m in &g.melds {
-                    let again = if m.is_set() { Meld::set(m.cards(), &rules) } else { Meld::run(m.cards(), &rules) };
+                    let again = if m.is_set() {
+                        Meld::set(m.cards(), &rules)
+                    } else {
+                        Meld::run(m.cards(), &rules)
+                    };
                     assert_eq!(again.unwrap(), *m);
                     if !contract.whole_hand {
                         let (min, max) = if m.is_set() {
@@ -655,7 +750,10 @@ fn outs_are_exactly_the_cards_that_complete_the_contract() {
             assert_eq!(listed.is_some(), has_contract(&more, &contract, &rules));
             if let Some(&(_, unseen)) = listed {
                 let copies = if card.is_joker() { 3 } else { 2 };
-                assert_eq!(unseen as i32, (copies - h.get(card) as i32 - seen.get(card) as i32).max(0));
+                assert_eq!(
+                    unseen as i32,
+                    (copies - h.get(card) as i32 - seen.get(card) as i32).max(0)
+                );
             }
         }
     }
@@ -668,7 +766,11 @@ fn rows(rng: &mut Rng, rules: &RuleSet, n: usize, width: usize) -> Vec<u8> {
     let mut out = Vec::new();
     for i in 0..n {
         let len = width - (i % 3 == 0) as usize; // some short rows, padded
-        let h = if i % 2 == 0 { crowded_hand(rng, rules, len) } else { random_hand(rng, rules, len, true) };
+        let h = if i % 2 == 0 {
+            crowded_hand(rng, rules, len)
+        } else {
+            random_hand(rng, rules, len, true)
+        };
         let mut row: Vec<u8> = ids_of(&h.to_cards());
         rng.shuffle(&mut row);
         row.resize(width, PAD);
@@ -696,11 +798,15 @@ fn batches_equal_single_calls_whatever_the_thread_count() {
             assert_eq!(dead[i], best_arrangement(&h, &rules).points as i32);
         }
         for threads in [1, 2, 3] {
-            let again = with_threads(Some(threads), || best_go_down_points_batch(&hands, width, &contract, &rules))
+            let again = with_threads(Some(threads), || {
+                best_go_down_points_batch(&hands, width, &contract, &rules)
+            })
+            .unwrap()
+            .unwrap();
+            assert_eq!(again, points);
+            let again = with_threads(Some(threads), || deadwood_batch(&hands, width, &rules))
                 .unwrap()
                 .unwrap();
-            assert_eq!(again, points);
-            let again = with_threads(Some(threads), || deadwood_batch(&hands, width, &rules)).unwrap().unwrap();
             assert_eq!(again, dead);
         }
     }
@@ -710,15 +816,33 @@ fn batches_equal_single_calls_whatever_the_thread_count() {
 fn batches_refuse_bad_input_with_stable_codes() {
     let rules = l();
     let c = round(&rules, 1);
-    assert_eq!(best_go_down_points_batch(&[1, 2, 53], 3, &c, &rules).unwrap_err().code, ErrorCode::MalformedCard);
-    assert_eq!(has_contract_batch(&[1, 2, 3, 4], 3, &c, &rules).unwrap_err().code, ErrorCode::InvalidArgument);
-    assert_eq!(deadwood_batch(&[1, 2, 3], 0, &rules).unwrap_err().code, ErrorCode::InvalidArgument);
-    assert_eq!(deadwood_batch(&[5, 5, 5], 3, &rules).unwrap_err().code, ErrorCode::TooManyCopies);
-    assert_eq!(deadwood_batch(&[52, 52, 52, 52], 4, &rules).unwrap_err().code, ErrorCode::TooManyCopies);
+    assert_eq!(
+        best_go_down_points_batch(&[1, 2, 53], 3, &c, &rules).unwrap_err().code,
+        ErrorCode::MalformedCard
+    );
+    assert_eq!(
+        has_contract_batch(&[1, 2, 3, 4], 3, &c, &rules).unwrap_err().code,
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        deadwood_batch(&[1, 2, 3], 0, &rules).unwrap_err().code,
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        deadwood_batch(&[5, 5, 5], 3, &rules).unwrap_err().code,
+        ErrorCode::TooManyCopies
+    );
+    assert_eq!(
+        deadwood_batch(&[52, 52, 52, 52], 4, &rules).unwrap_err().code,
+        ErrorCode::TooManyCopies
+    );
     // The first bad row is reported.
     let e = deadwood_batch(&[1, 2, 3, 4, 99, 5, 6, 77, 7], 3, &rules).unwrap_err();
     assert!(e.message.starts_with("hand 1,"), "{}", e.message);
-    assert_eq!(with_threads(Some(0), || ()).unwrap_err().code, ErrorCode::InvalidArgument);
+    assert_eq!(
+        with_threads(Some(0), || ()).unwrap_err().code,
+        ErrorCode::InvalidArgument
+    );
     // Empty batches and all-padding rows are fine.
     assert_eq!(deadwood_batch(&[], 0, &rules).unwrap(), Vec::<i32>::new());
     assert_eq!(best_go_down_points_batch(&[PAD, PAD], 2, &c, &rules).unwrap(), vec![-1]);
