@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from liverpool import cli, simulate
-from liverpool.simulate import format_summary, summarize
+from liverpool.simulation_report import format_summary, summarize
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

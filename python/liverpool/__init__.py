@@ -28,7 +28,7 @@ from liverpool.errors import (
     PositionError,
 )
 
-# --- section: search (contract search) ---
+# Contract search
 from liverpool._core import (
     Arrangement,
     GoDown,
@@ -41,25 +41,17 @@ from liverpool._core import (
     has_contract_batch,
     outs,
 )
-# --- end section: search ---
 
-# --- section: deal (shuffling and dealing) ---
+# Shuffling and dealing
 from liverpool._core import Deal, deal, new_deck, shuffled_deck, shuffled_decks
-# --- end section: deal ---
 
-# --- section: game (state machine, positions, scenarios, bots, simulation) ---
+# The game: state machine, positions, scenarios
 from liverpool._core import Action, Event, GameState, ScenarioReport, TableMeld
 from liverpool.scenarios import run_scenario, run_scenarios
-# --- end section: game ---
 
-# --- section: bots (native bots, Python bot interface, simulation) ---
-# The `liverpool simulate` command is the submodule liverpool.simulate. Import it
-# first, so that importing it later cannot rebind `liverpool.simulate` (the
-# function below) to the module.
-import liverpool.simulate as _simulate_command  # noqa: F401
+# Native bots, Python bot interface, simulation
 from liverpool._core import NativeBot, SimulationResult, simulate
 from liverpool.bots import Bot, RandomBot, play_game
-# --- end section: bots ---
 
 __all__ = [
     "Card",
@@ -76,7 +68,7 @@ __all__ = [
     "InvalidArgumentError",
     "PositionError",
     "IllegalMoveError",
-    # --- section: search exports ---
+    # search
     "GoDown",
     "Arrangement",
     "has_contract",
@@ -87,15 +79,13 @@ __all__ = [
     "best_go_down_points_batch",
     "has_contract_batch",
     "deadwood_batch",
-    # --- end section: search exports ---
-    # --- section: deal exports ---
+    # deal
     "Deal",
     "deal",
     "new_deck",
     "shuffled_deck",
     "shuffled_decks",
-    # --- end section: deal exports ---
-    # --- section: game exports ---
+    # game
     "Action",
     "Event",
     "GameState",
@@ -103,13 +93,11 @@ __all__ = [
     "TableMeld",
     "run_scenario",
     "run_scenarios",
-    # --- end section: game exports ---
-    # --- section: bots exports ---
+    # bots
     "Bot",
     "NativeBot",
     "RandomBot",
     "SimulationResult",
     "play_game",
     "simulate",
-    # --- end section: bots exports ---
 ]

@@ -87,7 +87,7 @@ def check_go_down(
 def parse_cards(cards: Iterable[Card | str | int] | str) -> list[Card]: ...
 def error_codes() -> dict[str, str]: ...
 
-# --- section: search ---
+# Contract search
 import numpy as np
 import numpy.typing as npt
 
@@ -133,9 +133,8 @@ def has_contract_batch(
 def deadwood_batch(
     hands: npt.NDArray[np.uint8], rules: RuleSet | None = None, threads: int | None = None
 ) -> npt.NDArray[np.int32]: ...
-# --- end section: search ---
 
-# --- section: deal ---
+# Shuffling and dealing
 import numpy as np
 import numpy.typing as npt
 
@@ -171,9 +170,8 @@ def deal(
     rules: RuleSet | None = None,
     players: int | None = None,
 ) -> Deal: ...
-# --- end section: deal ---
 
-# --- section: game ---
+# The game: state, actions, positions, scenarios
 import os
 from pathlib import Path
 
@@ -355,9 +353,8 @@ class ScenarioReport:
 
 def run_scenario_file(path: str | os.PathLike[str]) -> ScenarioReport: ...
 def run_scenario_text(text: str) -> ScenarioReport: ...
-# --- end section: game ---
 
-# --- section: bots ---
+# Bots and simulation
 from collections.abc import Callable, Sequence
 
 @final
@@ -411,4 +408,3 @@ def simulate(
 ) -> SimulationResult: ...
 def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]: ...
 def bench_clone_ns(iterations: int | None = None) -> float: ...
-# --- end section: bots ---

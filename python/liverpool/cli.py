@@ -17,7 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("liverpool.demo", "a short tour of the API on the worked example of RULES.md L-11"),
     "bench": ("liverpool.bench", "benchmark the engine against baselines measured in the same run"),
     "conformance": ("liverpool.scenarios", "run rule-conformance scenario files (CONFORMANCE.md)"),
-    "simulate": ("liverpool.simulate", "simulate many bot games natively and summarise them"),
+    "simulate": ("liverpool.simulation_report", "simulate many bot games natively and summarise them"),
     "play": ("liverpool.play", "play a game in the terminal against bots"),
 }
 
