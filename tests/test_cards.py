@@ -91,3 +91,9 @@ def test_parse_cards_accepts_strings_lists_and_ids() -> None:
     assert liverpool.parse_cards(["7♦", 22, Card("JK")]) == [Card("7♦"), Card(22), Card("JK")]
     with pytest.raises(InvalidCardError):
         liverpool.parse_cards("7♦ 1X")
+
+
+def test_card_lists_share_the_immutable_card_objects() -> None:
+    first, second = liverpool.parse_cards("7♦ 7♦")
+    assert first is second  # the binding hands out one object per card id
+    assert liverpool.new_deck()[0] is liverpool.parse_cards("A♠")[0]
