@@ -30,18 +30,29 @@ from liverpool import (
 from liverpool.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "conformance"
 OURS = REPO / "tests" / "scenarios"
+# The public example scenarios travel with the project (tests/scenarios/shared); when the
+# shared folder they come from is beside the checkout, a test keeps the copies equal to it.
+SHARED_COPIES = OURS / "shared"
+SHARED_ORIGIN = REPO.parent / "shared" / "conformance"
 
 
 def scenario_paths() -> list[Any]:
-    shared = sorted(SHARED.glob("*.json")) if SHARED.is_dir() else []
-    ours = sorted(OURS.glob("*.json"))
-    params = [pytest.param(p, id=f"shared/{p.stem}") for p in shared]
-    params += [pytest.param(p, id=f"tests/{p.stem}") for p in ours]
-    if not shared:
-        params.append(pytest.param(None, id="shared", marks=pytest.mark.skip(reason=f"{SHARED} not found")))
+    params = [pytest.param(p, id=f"shared/{p.stem}") for p in sorted(SHARED_COPIES.glob("*.json"))]
+    params += [pytest.param(p, id=f"tests/{p.stem}") for p in sorted(OURS.glob("*.json"))]
     return params
+
+
+def test_the_public_examples_are_carried_by_the_project() -> None:
+    copies = {p.name for p in SHARED_COPIES.glob("*.json")}
+    assert len(copies) >= 6
+
+
+@pytest.mark.skipif(not SHARED_ORIGIN.is_dir(), reason="no shared/ folder beside this checkout")
+def test_the_copies_equal_the_shared_examples() -> None:
+    origin = {p.name: p.read_bytes() for p in SHARED_ORIGIN.glob("*.json")}
+    copies = {p.name: p.read_bytes() for p in SHARED_COPIES.glob("*.json")}
+    assert copies == origin, "refresh tests/scenarios/shared from ../shared/conformance"
 
 
 # --- every scenario file ----------------------------------------------------------
@@ -223,7 +234,7 @@ def test_run_scenarios_reads_folders_recursively_in_sorted_order(mixed_folder: P
 def test_cli_all_pass(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["conformance", str(OURS)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    files = sorted(OURS.glob("*.json"))
+    files = sorted(OURS.rglob("*.json"))
     assert len(lines) == len(files) + 1
     assert all(line.startswith("PASS ") for line in lines[:-1])
     assert lines[-1] == f"{len(files)} passed, 0 failed"

@@ -20,17 +20,12 @@ from liverpool.errors import (
     InvalidRulesError,
 )
 
-CONFORMANCE_DIRS = [
-    Path(__file__).resolve().parents[2] / "shared" / "conformance",
-    Path("/work/shared/conformance"),
-]
+# The public example scenarios, carried by the project.
+SHARED_SCENARIOS = Path(__file__).resolve().parent / "scenarios" / "shared"
 
 
 def conformance_file(name: str) -> Path:
-    for folder in CONFORMANCE_DIRS:
-        if (folder / name).is_file():
-            return folder / name
-    pytest.skip(f"shared conformance file {name} not found")
+    return SHARED_SCENARIOS / name
 
 
 def ids(cards: list[Card]) -> list[int]:
