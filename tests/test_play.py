@@ -50,10 +50,10 @@ def test_a_scripted_turn_with_refused_moves(monkeypatch: pytest.MonkeyPatch, cap
     assert "your turn: 'take'" in out
     assert "down 7♠ 7♥ 7♦ / 9♠ 9♥ 9♦" in out  # the help text
     assert "legal: take; decline" in out
-    assert "refused [wrong_phase]" in out and "(L-5.5)" in out
+    assert "refused [wrong_phase, L-5.5]" in out
     assert f"you took {top}" in out
-    assert "refused [card_not_in_hand]" in out
-    assert "refused [invalid_meld]" in out
+    assert "refused [card_not_in_hand" in out
+    assert "refused [invalid_meld" in out
     assert "? cannot read 'frobnicate'" in out
     assert f"you discarded {top}" in out
     assert out.rstrip().endswith("bye")

@@ -29,30 +29,18 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from liverpool._core import Action, Card, GameState, NativeBot, RuleSet, game_seeds
+from liverpool import narration
+from liverpool._core import Action, Card, GameState, NativeBot, RuleSet
 from liverpool.errors import LiverpoolError
+from liverpool.game_loop import HUMAN, GameDriver, Step, make_game
 
-HUMAN = 0
+__all__ = ["HUMAN", "CommandError", "Session", "make_game", "parse_command", "command_for", "describe_move", "describe_round_end"]
 
 HELP = __doc__.split("Commands", 1)[1].split("\n", 1)[1].rstrip() if __doc__ else ""
 
 
 class CommandError(ValueError):
     """A command that could not be read (not a refusal by the rules)."""
-
-
-def make_game(seed: int, bots: list[str], rules: RuleSet | None = None) -> tuple[GameState, dict[int, NativeBot]]:
-    """The game and the bots of ``liverpool play``: the human at seat 0, the named
-    native bots at seats 1, 2, …, seeded like game 0 of ``simulate(seed=seed)``.
-
-    >>> state, bots = make_game(3, ["greedy", "random"])
-    >>> state.players, sorted(bots), bots[2].kind
-    (3, [1, 2], 'random')
-    """
-    players = 1 + len(bots)
-    game_seed, bot_seeds = game_seeds(seed, 0, players)
-    state = GameState(seed=game_seed, players=players, rules=rules)
-    return state, {seat: NativeBot(name, seed=bot_seeds[seat]) for seat, name in enumerate(bots, start=1)}
 
 
 # ----- reading commands -------------------------------------------------------------
@@ -227,49 +215,13 @@ def prompt_for(state: GameState) -> str:
 
 
 def describe_move(seat: int, action: Action, event: dict[str, Any]) -> str:
-    """One line on a move, without showing cards the human may not see."""
-    who = _who(seat)
-    kind = event.get("event")
-    if kind == "dealt":
-        bonus = " (exact: cut bonus, L-2.3)" if event.get("cut_bonus") else ""
-        return f"{who} cut {event['size']} cards{bonus}; up-card {event['up_card']}"
-    if kind == "took_discard":
-        return f"{who} took {event['card']}"
-    if kind == "declined_discard":
-        return f"{who} declined {event['card']}" if event.get("card") else f"{who} declined"
-    if kind == "bought":
-        penalty = f" + penalty {event['penalty']}" if seat == HUMAN else " + a penalty card"
-        return f"{who} bought {event['card']}{penalty}"
-    if kind == "passed":
-        return f"{who} passed"
-    if kind == "drew_stock":
-        if event.get("card") is None:
-            return f"{who} could not draw: no stock can be formed (L-9.2)"
-        return f"{who} drew {event['card']} from the stock" if seat == HUMAN else f"{who} drew from the stock"
-    if kind == "went_down":
-        return f"{who} went down: {command_for(action)[5:]}"
-    if kind == "laid_off":
-        return f"{who} laid off {' '.join(event['cards'])} on meld {event['meld']}"
-    if kind == "swapped_joker":
-        return f"{who} swapped {event['card']} for the joker of meld {event['meld']}, joker to meld {event['to_meld']}"
-    if kind == "discarded":
-        out = " and went out" if event.get("went_out") else ""
-        return f"{who} discarded {event['card']}{out}"
-    if kind == "round_started":
-        return f"round {event['round']} starts; seat {event['dealer']} deals"
-    return f"{who}: {command_for(action)}"
+    """One line on a move as the human at seat 0 sees it (no hidden card of a bot)."""
+    return narration.describe_event(event, viewer=HUMAN, action=action, round_end=False)
 
 
-def describe_round_end(end: dict[str, Any]) -> str:
-    winner = end.get("winner")
-    how = "no winner" if winner is None else f"{_who(winner)} went out"
-    scores = " · ".join(f"{_who(s)} {p}" for s, p in enumerate(end["scores"]))
-    totals = " · ".join(f"{_who(s)} {p}" for s, p in enumerate(end["totals"]))
-    lines = [f"=== round {end['round']} over ({how}, {end['reason']}): scores {scores}", f"    totals {totals}"]
-    if end.get("game_over"):
-        names = ", ".join(_who(s) for s in end["winners"])
-        lines.append(f"=== game over: lowest total wins (L-10.3): {names}")
-    return "\n".join(lines)
+def describe_round_end(end: dict[str, Any], cut_bonus_seat: int | None = None) -> str:
+    """The round's end: ``=== `` then how it ended, scores, totals (and the winners)."""
+    return "\n".join("=== " + line for line in narration.round_end_lines(end, viewer=HUMAN, cut_bonus_seat=cut_bonus_seat))
 
 
 # ----- the session -----------------------------------------------------------------
@@ -279,6 +231,7 @@ class Session:
     """A terminal game: reads commands from ``input``, writes to ``output``."""
 
     def __init__(self, state: GameState, bots: dict[int, NativeBot], input: TextIO, output: TextIO) -> None:
+        self.driver = GameDriver(state, bots, HUMAN)
         self.state = state
         self.bots = bots
         self.input = input
@@ -286,6 +239,11 @@ class Session:
 
     def say(self, text: str) -> None:
         print(text, file=self.output)
+
+    def show_step(self, step: Step) -> None:
+        self.say(step.text)
+        for line in step.round_end:
+            self.say("=== " + line)
 
     def lines(self) -> Iterator[str]:
         while True:
@@ -296,19 +254,10 @@ class Session:
                 return
             yield line
 
-    def apply(self, seat: int, action: Action) -> None:
-        event = self.state.apply(seat, action)
-        quiet = seat != HUMAN and action.name == "pass"
-        if not quiet:
-            self.say(describe_move(seat, action, event.to_dict()))
-        end = event.round_end
-        if end is not None:
-            self.say(describe_round_end(end))
-
     def play_bots(self) -> None:
         """Let the bots move until the human has a decision (or the game ends)."""
-        while (seat := self.state.to_act) is not None and seat != HUMAN:
-            self.apply(seat, self.bots[seat].choose(self.state, seat))
+        for step in self.driver.run_bots():
+            self.show_step(step)
 
     def legal(self) -> str:
         actions = self.state.legal_actions(HUMAN)
@@ -347,11 +296,12 @@ class Session:
                 continue
             assert isinstance(command, Action)
             try:
-                self.apply(HUMAN, command)
+                step = self.driver.play(command)
             except LiverpoolError as exc:
                 # The engine's sentence ends with the rule id, e.g. "(L-5.5)".
-                self.say(f"refused [{exc.code}]: {exc.message}")
+                self.say(narration.describe_refusal(exc))
                 continue
+            self.show_step(step)
             self.play_bots()
             if self.state.is_game_over:
                 return 0
