@@ -9,6 +9,8 @@ Card('4♥')
 
 from __future__ import annotations
 
+import sys
+
 from liverpool import errors
 from liverpool._core import (
     Card,
@@ -101,3 +103,18 @@ __all__ = [
     "play_game",
     "simulate",
 ]
+
+
+def _register_notebook_display() -> None:
+    """In a running IPython (a notebook), show lists of cards as cards. IPython is never
+    imported here: only a shell that is already running is used."""
+    ipython = sys.modules.get("IPython")
+    get_ipython = getattr(ipython, "get_ipython", None)
+    shell = get_ipython() if get_ipython is not None else None
+    if shell is not None:
+        from liverpool.display import register_ipython_formatter
+
+        register_ipython_formatter(shell)
+
+
+_register_notebook_display()

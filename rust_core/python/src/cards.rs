@@ -69,6 +69,10 @@ impl PyCard {
             None => RuleSet::liverpool().card_points(self.card),
         }
     }
+    /// Rich display in notebooks: the HTML comes from `liverpool.display.card_html`.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display_html(slf.as_any(), "card_html")
+    }
     fn __repr__(&self) -> String {
         format!("Card('{}')", self.card)
     }
@@ -330,6 +334,10 @@ impl PyMeld {
     fn __len__(&self) -> usize {
         self.meld.len()
     }
+    /// Rich display in notebooks: the HTML comes from `liverpool.display.meld_html`.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display_html(slf.as_any(), "meld_html")
+    }
     fn __repr__(&self) -> String {
         format!("Meld.{}('{}')", self.kind(), self.meld)
     }
@@ -374,4 +382,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_go_down, m)?)?;
     m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
     Ok(())
+}
+
+/// Rich notebook display: the binding only forwards to `liverpool.display.<function>`,
+/// so presentation (HTML, SVG, translations) stays in Python.
+pub(crate) fn display_html(obj: &Bound<'_, PyAny>, function: &str) -> PyResult<String> {
+    obj.py()
+        .import("liverpool.display")?
+        .getattr(function)?
+        .call1((obj,))?
+        .extract()
 }

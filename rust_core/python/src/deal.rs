@@ -2,7 +2,7 @@
 //! to `liverpool_engine::deal`. The batch shuffle releases the GIL.
 
 use crate::args::{int_arg, players_arg, round_arg, seed_arg, threads_arg};
-use crate::cards::{cards_to_py, extract_card, rules_or_default, PyCard, PyRuleSet};
+use crate::cards::{cards_to_py, display_html, extract_card, rules_or_default, PyCard, PyRuleSet};
 use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::card::Card;
 use liverpool_engine::deal::{self, Dealt};
@@ -135,6 +135,10 @@ impl PyDeal {
     #[getter]
     fn cut_bonus(&self) -> bool {
         self.dealt.cut_bonus
+    }
+    /// Rich display in notebooks: the HTML comes from `liverpool.display.deal_html`.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display_html(slf.as_any(), "deal_html")
     }
     fn __repr__(&self) -> String {
         let sizes: Vec<String> = self.dealt.hands.iter().map(|h| h.len().to_string()).collect();

@@ -8,7 +8,7 @@
 //! their field names and order are exactly the engine's (CONFORMANCE.md shapes).
 
 use crate::args::{players_arg, seed_arg};
-use crate::cards::{cards_to_py, extract_card, extract_cards, parse_end, PyCard, PyMeld, PyRuleSet};
+use crate::cards::{cards_to_py, display_html, extract_card, extract_cards, parse_end, PyCard, PyMeld, PyRuleSet};
 use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::card::Card;
 use liverpool_engine::game::{self, observation_layout, Action, Event, GameState, Position, ScenarioReport, TableMeld};
@@ -437,6 +437,10 @@ impl PyTableMeld {
             meld: self.table_meld.meld.clone(),
         }
     }
+    /// Rich display in notebooks: the HTML comes from `liverpool.display.table_meld_html`.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display_html(slf.as_any(), "table_meld_html")
+    }
     fn __repr__(&self) -> String {
         let kind = if self.table_meld.meld.is_set() { "set" } else { "run" };
         format!(
@@ -566,6 +570,10 @@ impl PyGameState {
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let from_json = py.get_type::<PyGameState>().getattr("from_json")?;
         Ok((from_json, (self.state.to_json(),)))
+    }
+    /// Rich display in notebooks: the HTML comes from `liverpool.display.state_html`.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display_html(slf.as_any(), "state_html")
     }
     fn __repr__(&self) -> String {
         format!(

@@ -3,7 +3,7 @@
 //! calls are short enough (about a microsecond) to keep it.
 
 use crate::args::{int_arg, players_arg, round_arg, threads_arg};
-use crate::cards::{cards_to_py, extract_cards, PyCard, PyMeld, PyRuleSet};
+use crate::cards::{cards_to_py, display_html, extract_cards, PyCard, PyMeld, PyRuleSet};
 use crate::errors::{invalid_argument, py_result};
 use liverpool_engine::card::{format_cards, CardCounts};
 use liverpool_engine::rules::{Contract, RuleSet};
@@ -39,6 +39,10 @@ impl PyGoDown {
     #[getter]
     fn points_left(&self) -> u32 {
         self.go_down.points_left
+    }
+    /// Rich display in notebooks: the HTML comes from `liverpool.display.go_down_html`.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display_html(slf.as_any(), "go_down_html")
     }
     fn __repr__(&self) -> String {
         format!(
@@ -78,6 +82,10 @@ impl PyArrangement {
     #[getter]
     fn points(&self) -> u32 {
         self.arrangement.points
+    }
+    /// Rich display in notebooks: the HTML comes from `liverpool.display.arrangement_html`.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display_html(slf.as_any(), "arrangement_html")
     }
     fn __repr__(&self) -> String {
         format!(
