@@ -447,8 +447,7 @@ def state_html(
     viewer = seat
     header = [
         f'<div style="font-size:1.1em;font-weight:700;">{_esc(_t("round_of", round=state.round, rounds=state.rules.rounds))}</div>',
-        f"<div><span style=\"{_LABEL}\">{_esc(_t('contract'))}:</span> {_esc(contract_words(state, state.round))}</div>",
-        f"<div><span style=\"{_LABEL}\">{_esc(_t('turn'))}:</span> {_esc(_phase_words(state))}</div>",
+        _rows([(_t("contract"), _esc(contract_words(state, state.round))), (_t("turn"), _esc(_phase_words(state)))]),
     ]
     if message:
         header.append(
@@ -459,7 +458,12 @@ def state_html(
     discard = (
         cards_html([top], highlight=marks) if top is not None else f'<span style="{_NOTE}">{_esc(_t("discard_empty"))}</span>'
     )
-    piles = _rows([(_t("discard_pile"), discard), (_t("stock"), _stock_html(state.stock_size))])
+    piles = (
+        '<div class="lp-piles" style="display:flex;gap:24px;align-items:flex-start;flex-wrap:wrap;">'
+        f'<div><div class="lp-label" style="{_LABEL}">{_esc(_t("discard_pile"))}</div>{discard}</div>'
+        f'<div><div class="lp-label" style="{_LABEL}">{_esc(_t("stock"))}</div>{_stock_html(state.stock_size)}</div>'
+        "</div>"
+    )
 
     table = state.table
     if table:
@@ -490,7 +494,7 @@ def state_html(
             hand = _hidden_hand_html(state.hand_sizes[player])
         acting = player == (state.to_act if state.to_act is not None else -1)
         style = "background:#f1f8e9;" if acting else ""
-        name = _seat_name(player, viewer) + (f" · {_t('dealer')}" if player == state.dealer else "")
+        name = _seat_name(player, viewer) + (f" · {_t('dealer_mark')}" if player == state.dealer else "")
         values = [
             f"<b>{_esc(name)}</b>",
             hand,
@@ -509,8 +513,8 @@ def state_html(
     elif state.went_out is not None:
         footer = f"<div><b>{_esc(_t('went_out', seat=_seat(state.went_out)))}</b></div>"
 
-    body = _rows([("", "".join(header)), ("", piles), (_t("table"), table_block), (_t("hands"), players)])
-    return f'<div class="lp-state" style="{_BOX}">{body}{footer}</div>'
+    body = _rows([(_t("table"), table_block), (_t("hands"), players)])
+    return f'<div class="lp-state" style="{_BOX}">{"".join(header)}{piles}{body}{footer}</div>'
 
 
 def register_ipython_formatter(shell: Any) -> None:
