@@ -19,9 +19,11 @@ from liverpool.widgets.scenario import (
     go_down_explorer,
     scenario_player,
 )
+from liverpool.widgets.table import card_table
 
 __all__ = [
     "board_html",
+    "card_table",
     "card_html",
     "cards_html",
     "describe_action",

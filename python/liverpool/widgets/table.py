@@ -1,0 +1,618 @@
+"""The card table: play a whole game of Liverpool in a notebook, seat 0 against native bots.
+
+>>> ui = card_table(seed=3)        # doctest: +SKIP
+>>> ui.box                         # doctest: +SKIP
+
+The learner sees the board (``display.state_html`` from seat 0: the other hands are
+card backs), their hand as clickable cards, and only the moves the engine allows now
+as buttons. Cards are selected in the hand, then an action is clicked: **discard**
+one card; **lay off** the selection on the table meld picked in the list; **swap
+joker** puts the selected card in place of the joker of the picked meld and moves
+the joker to the target meld; **go down** with the melds staged one at a time (select
+cards, **add as meld**), or with the engine's proposal for the selection (or the
+whole hand). A refused move shows the engine's code, rule id and message and changes
+nothing. The bots' moves, passes on a buy included, are narrated in the log. **Hint**
+asks the engine: the best go-down now, the outs (cards that would complete the
+contract, with how many copies seat 0 has not seen) and the discards that keep the
+most options. **Play my turn** lets a greedy native bot choose seat 0's move.
+
+Button enabling comes from ``GameState.legal_actions(0)`` only: a kind of move is
+offered when the engine lists at least one move of that kind.
+
+Stable DOM hooks (CSS classes, for the browser test and for styling):
+
+=========================  ================================================
+``lp-table``               the root box
+``lp-action``              every action button, plus ``lp-action-<name>``
+                           with the engine's action name: ``cut``,
+                           ``take_discard``, ``decline_discard``,
+                           ``draw_stock``, ``buy``, ``pass``, ``go_down``,
+                           ``lay_off``, ``swap_joker``, ``discard``,
+                           ``next_round``
+``lp-stage``               the "add as meld" and "clear melds" buttons
+``lp-auto``                the "play my turn for me" button
+``lp-hint``                the hint button; ``lp-hint-panel`` its output
+``lp-log``                 the event log (one ``<li>`` per sentence)
+``lp-scores``              the table of round scores and totals
+``lp-message``             the prompt, or the refusal of the last move
+``lp-board``               the board; ``lp-new-game`` the new-game button
+``lp-meld-pick``           the table-meld list (lay off, swap from);
+                           ``lp-to-pick`` the swap target; ``lp-end-pick``
+=========================  ================================================
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from types import SimpleNamespace
+from typing import Any
+
+import liverpool
+from liverpool import display, i18n
+from liverpool._core import Action, Card, GameState, Meld, NativeBot, RuleSet
+from liverpool.errors import LiverpoolError
+from liverpool.game_loop import GameDriver, Step
+from liverpool.narration import DOMAIN, describe_refusal, who
+
+__all__ = ["card_table", "hint_facts", "discard_options", "ACTION_NAMES", "BOT_KINDS"]
+
+#: The action buttons, by the engine's action names, in display order.
+ACTION_NAMES: tuple[str, ...] = (
+    "cut",
+    "take_discard",
+    "decline_discard",
+    "draw_stock",
+    "buy",
+    "pass",
+    "go_down",
+    "lay_off",
+    "swap_joker",
+    "discard",
+    "next_round",
+)
+
+#: The native bot kinds a seat can be given ("" leaves the seat empty).
+BOT_KINDS: tuple[str, ...] = ("greedy", "random")
+
+_SEATS = 5  # bot pickers shown (seats 1..5); empty pickers are dropped
+_REFUSED = "color:#c0392b;"
+_LOG_BOX = "max-height:16em;overflow-y:auto;border:1px solid #ddd;padding:4px 8px;background:#fcfcfc;"
+
+
+def _t(key: str, **params: Any) -> str:
+    return i18n.text(DOMAIN, key, **params)
+
+
+# ----- the engine's answers behind the hint -------------------------------------------------
+
+
+def _without_one(cards: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
+def discard_options(state: GameState, seat: int, seen: Iterable[Card]) -> list[tuple[Card, int, int, bool]]:
+    """For each distinct card of ``seat``'s hand: ``(card, unseen outs, points left,
+    keeps contract)`` of the hand without it, best first. The engine answers
+    (``has_contract``, ``outs``, ``best_arrangement``); this only sorts them: keep the
+    contract if possible, then the most unseen outs, then the fewest points left."""
+    hand = state.hand(seat)
+    rules = state.rules
+    seen = list(seen)
+    options = []
+    for card in sorted(set(hand)):
+        rest = _without_one(hand, card)
+        holds = (not state.down[seat]) and liverpool.has_contract(rest, state.round, rules)
+        if state.down[seat] or holds:
+            unseen = 0
+        else:
+            unseen = sum(n for _, n in liverpool.outs(rest, state.round, rules, seen=seen, players=state.players))
+        points = liverpool.best_arrangement(rest, rules).points
+        options.append((card, unseen, points, holds))
+    options.sort(key=lambda o: (not o[3], -o[1], o[2], o[0]))
+    return options
+
+
+def hint_facts(driver: GameDriver) -> SimpleNamespace:
+    """What the engine knows for seat 0 now: ``go_down`` (an ``Action`` the engine
+    accepts now, or None), ``best`` (the ``GoDown`` of ``best_go_down`` for the hand, or
+    None), ``outs`` (``[(card, unseen copies)]``, seat 0's view) and ``discards`` (see
+    :func:`discard_options`, in the play phase only)."""
+    state = driver.state
+    seat = driver.human
+    hand = state.hand(seat)
+    rules = state.rules
+    seen = driver.seen_by_human()
+    best = None
+    go_down: Action | None = None
+    outs: list[tuple[Card, int]] = []
+    discards: list[tuple[Card, int, int, bool]] = []
+    if not state.down[seat] and not state.is_round_over and hand:
+        best = liverpool.best_go_down(hand, state.round, rules)
+        if best is not None:
+            candidate = Action.go_down([m.cards for m in best.melds])
+            if driver.waiting_for_human and state.can(seat, candidate):
+                go_down = candidate
+            elif driver.waiting_for_human:
+                # best_go_down may use every card; the engine's legal list keeps one to discard.
+                go_down = next((a for a in driver.legal() if a.name == "go_down"), None)
+        else:
+            outs = liverpool.outs(hand, state.round, rules, seen=seen, players=state.players)
+    if driver.waiting_for_human and state.phase == "play" and len(hand) > 1:
+        discards = discard_options(state, seat, seen)
+    return SimpleNamespace(go_down=go_down, best=best, outs=outs, discards=discards)
+
+
+def _hint_html(driver: GameDriver) -> str:
+    facts = hint_facts(driver)
+    state = driver.state
+    parts: list[str] = []
+    if facts.go_down is not None:
+        melds = [Meld.parse(group, state.rules) for group in facts.go_down.melds or []]
+        body = "".join(display.meld_html(m) for m in melds)
+        parts.append(f"<div><b>{html.escape(_t('hint_go_down_now'))}</b>{body}</div>")
+    elif facts.best is not None:
+        parts.append(
+            f"<div><b>{html.escape(_t('hint_contract_held'))}</b>{display.go_down_html(facts.best)}</div>"
+        )
+    elif state.down[driver.human]:
+        parts.append(f"<div>{html.escape(_t('hint_already_down'))}</div>")
+    if facts.outs:
+        items = "".join(
+            f"<li>{display.cards_html([card], width=32)} {html.escape(_t('hint_unseen', count=n))}</li>"
+            for card, n in facts.outs
+        )
+        parts.append(f"<div><b>{html.escape(_t('hint_outs'))}</b><ul class='lp-outs'>{items}</ul></div>")
+    elif facts.best is None and not state.down[driver.human] and not state.is_round_over:
+        parts.append(f"<div>{html.escape(_t('hint_no_outs'))}</div>")
+    if facts.discards:
+        rows = []
+        for card, unseen, points, holds in facts.discards[:3]:
+            why = _t("hint_keeps_contract") if holds else _t("hint_keeps_outs", count=unseen)
+            if state.down[driver.human]:
+                why = ""
+            rows.append(
+                f"<li>{display.cards_html([card], width=32)} "
+                f"{html.escape(why)} {html.escape(_t('hint_points_left', points=points))}</li>"
+            )
+        parts.append(f"<div><b>{html.escape(_t('hint_discards'))}</b><ol class='lp-discards'>{''.join(rows)}</ol></div>")
+    if not parts:
+        parts.append(html.escape(_t("hint_nothing")))
+    return "<div class='lp-hint-panel'>" + "".join(parts) + "</div>"
+
+
+# ----- the table --------------------------------------------------------------------------
+
+
+def _meld_label(index: int, owner: int, cards: Iterable[Card]) -> str:
+    return f"#{index} · {who(owner, 0)}: {' '.join(str(c) for c in cards)}"
+
+
+def _scores_html(driver: GameDriver) -> str:
+    state = driver.state
+    seats = range(state.players)
+    cell = "padding:2px 8px;border-bottom:1px solid #e0e0e0;text-align:right;"
+    head = f"<th style='{cell}text-align:left'>{html.escape(_t('scores_round'))}</th>" + "".join(
+        f"<th style='{cell}'>{html.escape(who(s, driver.human))}</th>" for s in seats
+    )
+    rows = [f"<tr>{head}</tr>"]
+    for result in driver.rounds:
+        cells = []
+        for s in seats:
+            mark = ""
+            if s == result.winner:
+                mark += " ★"
+            if s == result.cut_bonus_seat:
+                mark += f" ({html.escape(_t('scores_cut_bonus'))})"
+            cells.append(f"<td style='{cell}'>{result.scores[s]}{mark}</td>")
+        rows.append(f"<tr><td style='{cell}text-align:left'>{result.round}</td>{''.join(cells)}</tr>")
+    totals = "".join(f"<td style='{cell}font-weight:700'>{t}</td>" for t in state.totals)
+    rows.append(f"<tr><td style='{cell}text-align:left;font-weight:700'>{html.escape(_t('scores_total'))}</td>{totals}</tr>")
+    return f"<table class='lp-scores-table' style='border-collapse:collapse'>{''.join(rows)}</table>"
+
+
+def _prompt(driver: GameDriver) -> str:
+    state = driver.state
+    if state.is_game_over:
+        return _t("prompt_game_over", winners=", ".join(who(s, driver.human) for s in state.winners))
+    if not driver.waiting_for_human:
+        return _t("prompt_wait")
+    phase = state.phase
+    names = {a.name for a in driver.legal()}
+    top = state.discard_top
+    if phase == "cut":
+        return _t("prompt_cut", most=state.stock_size - 1)
+    if phase == "draw" and "take_discard" in names and top is not None:
+        return _t("prompt_draw", card=str(top))
+    if phase == "draw":
+        return _t("prompt_draw_stock")
+    if phase == "buying":
+        return _t("prompt_buy", card=str(top))
+    if phase == "play":
+        return _t("prompt_play_down") if state.down[driver.human] else _t("prompt_play")
+    if phase == "round_over":
+        return _t("prompt_next_round")
+    return ""
+
+
+def card_table(
+    *,
+    rules: str | RuleSet = "liverpool",
+    bots: Sequence[str] = ("greedy", "greedy", "greedy"),
+    seed: int = 0,
+    language: str | None = None,
+) -> SimpleNamespace:
+    """A card table where the learner plays seat 0 against native bots (``"greedy"`` or
+    ``"random"``, one per other seat) under the rule preset ``rules``.
+
+    Returns a namespace: ``box`` (display it), ``hand`` (the hand widget), ``buttons``
+    (action buttons by engine action name), ``log``, ``hint_button``, ``hint``,
+    ``scores``, ``message``, ``board`` (HTML widgets), ``driver`` (the
+    :class:`~liverpool.game_loop.GameDriver`, replaced by **New game**), the pickers
+    ``meld_pick``, ``to_pick``, ``end_pick``, ``cut_size``, ``proposal``, the
+    go-down staging ``add_meld_button``, ``clear_melds_button``, ``staged``, the
+    ``auto_button``, ``new_game_button`` with ``profile``, ``bot_pickers``, ``seed``,
+    and ``select(cards)`` to select cards from Python.
+    """
+    import ipywidgets as widgets
+
+    from liverpool.widgets.cards import HandWidget
+
+    lang = i18n.get_language() if language is None else language
+
+    @contextmanager
+    def speaking() -> Iterator[None]:
+        with i18n.language(lang):
+            yield
+
+    with speaking():
+        preset = rules if isinstance(rules, str) else rules.name
+        profile = widgets.Dropdown(options=RuleSet.presets(), value=preset, description=_t("label_rules"))
+        bot_pickers = []
+        for index in range(max(_SEATS, len(bots))):
+            options = [(kind, kind) for kind in BOT_KINDS] + [("—", "")]
+            value = bots[index] if index < len(bots) else ""
+            bot_pickers.append(
+                widgets.Dropdown(
+                    options=options,
+                    value=value,
+                    description=who(index + 1, 0),
+                    layout=widgets.Layout(width="12em"),
+                )
+            )
+        seed_box = widgets.IntText(value=seed, description=_t("label_seed"), layout=widgets.Layout(width="12em"))
+        new_game_button = widgets.Button(description=_t("button_new_game"), icon="refresh")
+        board = widgets.HTML()
+        message = widgets.HTML()
+        hand = HandWidget()
+        sort_pick = widgets.ToggleButtons(
+            options=[(_t("sort_suit"), "suit"), (_t("sort_rank"), "rank")], value="suit"
+        )
+        meld_pick = widgets.Dropdown(options=[], description=_t("label_meld"), layout=widgets.Layout(width="28em"))
+        to_pick = widgets.Dropdown(options=[], description=_t("label_joker_to"), layout=widgets.Layout(width="28em"))
+        end_pick = widgets.Dropdown(
+            options=[(_t("end_auto"), ""), (_t("end_low"), "low"), (_t("end_high"), "high")],
+            value="",
+            description=_t("label_end"),
+            layout=widgets.Layout(width="14em"),
+        )
+        cut_size = widgets.IntText(value=0, description=_t("label_cut_size"), layout=widgets.Layout(width="12em"))
+        proposal = widgets.Dropdown(options=[], description=_t("label_proposal"), layout=widgets.Layout(width="36em"))
+        staged_view = widgets.HTML()
+        add_meld_button = widgets.Button(description=_t("button_add_meld"), icon="plus")
+        clear_melds_button = widgets.Button(description=_t("button_clear_melds"), icon="times")
+        buttons = {name: widgets.Button(description=_t(f"button_{name}")) for name in ACTION_NAMES}
+        auto_button = widgets.Button(description=_t("button_auto"), icon="magic")
+        hint_button = widgets.Button(description=_t("button_hint"), icon="lightbulb-o")
+        hint = widgets.HTML()
+        log = widgets.HTML()
+        scores = widgets.HTML()
+
+    for name, button in buttons.items():
+        button.add_class("lp-action")
+        button.add_class(f"lp-action-{name}")
+    for button in (add_meld_button, clear_melds_button):
+        button.add_class("lp-stage")
+    auto_button.add_class("lp-auto")
+    hint_button.add_class("lp-hint")
+    hint.add_class("lp-hint-panel")
+    log.add_class("lp-log")
+    scores.add_class("lp-scores")
+    message.add_class("lp-message")
+    board.add_class("lp-board")
+    new_game_button.add_class("lp-new-game")
+    meld_pick.add_class("lp-meld-pick")
+    to_pick.add_class("lp-to-pick")
+    end_pick.add_class("lp-end-pick")
+
+    ui = SimpleNamespace()
+    staged: list[list[Card]] = []
+    log_items: list[str] = []
+    gained: list[Card] = []
+    refusal: list[str] = []  # the last refusal, shown instead of the prompt until the next move
+
+    def log_step(step: Step) -> None:
+        item = html.escape(step.text)
+        if step.seat == ui.driver.human:
+            item = f"<b>{item}</b>"
+        log_items.append(f"<li class='lp-log-move'>{item}</li>")
+        for line in step.round_end:
+            log_items.append(f"<li class='lp-log-round-end'><b>{html.escape(line)}</b></li>")
+        log.value = f"<ol style='{_LOG_BOX}'>{''.join(log_items)}</ol>"
+
+    def selection() -> list[Card]:
+        cards: list[Card] = hand.selected_cards()
+        return cards
+
+    def refresh_proposals(_: Any = None) -> None:
+        with speaking():
+            state = ui.driver.state
+            if state.phase != "play" or state.down[ui.driver.human] or not ui.driver.waiting_for_human:
+                proposal.options = []
+                return
+            pool = selection() or state.hand(ui.driver.human)
+            found = liverpool.all_go_downs(pool, state.round, state.rules, limit=24)
+            proposal.options = [
+                (" | ".join(" ".join(str(c) for c in m.cards) for m in g.melds), index) for index, g in enumerate(found)
+            ]
+            ui.proposals = found
+
+    def render() -> None:
+        with speaking():
+            driver: GameDriver = ui.driver
+            state = driver.state
+            legal_names = {a.name for a in driver.legal()}
+            for name, button in buttons.items():
+                button.disabled = name not in legal_names
+            auto_button.disabled = not driver.waiting_for_human
+            can_stage = "go_down" in legal_names
+            add_meld_button.disabled = clear_melds_button.disabled = not can_stage
+            board.value = f"<div class='lp-board'>{display.state_html(state, seat=driver.human, highlight=gained)}</div>"
+            hand.show(state.hand(driver.human), sort=sort_pick.value, highlight=list(gained))
+            melds = [(_meld_label(i, t.owner, t.meld.cards), i) for i, t in enumerate(state.table)]
+            current = meld_pick.value
+            meld_pick.options = melds
+            if current is not None and any(v == current for _, v in melds):
+                meld_pick.value = current
+            target = to_pick.value
+            to_pick.options = melds
+            if target is not None and any(v == target for _, v in melds):
+                to_pick.value = target
+            staged_view.value = (
+                "".join(display.cards_html(group, width=32) for group in staged)
+                if staged
+                else f"<i>{html.escape(_t('staged_none'))}</i>"
+            )
+            if refusal:
+                message.value = f"<div class='lp-message' style='{_REFUSED}'>{html.escape(refusal[0])}</div>"
+            else:
+                message.value = f"<div class='lp-message'>{html.escape(_prompt(driver))}</div>"
+            scores.value = _scores_html(driver)
+            hint.value = ""
+        refresh_proposals()
+
+    def after_human(step: Step) -> None:
+        gained[:] = step.gained
+        log_step(step)
+        for bot_step in ui.driver.run_bots():
+            log_step(bot_step)
+        if ui.driver.state.phase == "cut" or ui.driver.state.is_round_over:
+            staged.clear()
+
+    def attempt(build: Callable[[], Action | str]) -> None:
+        """Build the learner's move from the selection and apply it; a string is a
+        request for more input (shown, nothing applied)."""
+        with speaking():
+            refusal.clear()
+            built = build()
+            if isinstance(built, str):
+                refusal.append(built)
+                render()
+                return
+            try:
+                step = ui.driver.play(built)
+            except LiverpoolError as exc:
+                refusal.append(describe_refusal(exc))
+                render()
+                return
+            if built.name == "go_down":
+                staged.clear()
+            if built.name in ("go_down", "lay_off", "swap_joker", "discard"):
+                hand.clear_selection()
+            after_human(step)
+        render()
+
+    def one_card(key: str) -> Card | str:
+        cards = selection()
+        return cards[0] if len(cards) == 1 else _t(key)
+
+    def end_value() -> Any:
+        return end_pick.value or None
+
+    def build_simple(name: str) -> Callable[[], Action | str]:
+        makers: dict[str, Callable[[], Action]] = {
+            "take_discard": Action.take_discard,
+            "decline_discard": Action.decline_discard,
+            "draw_stock": Action.draw_stock,
+            "buy": Action.buy,
+            "pass": Action.pass_,
+            "next_round": Action.next_round,
+            "cut": lambda: Action.cut(cut_size.value if cut_size.value > 0 else None),
+        }
+        return makers[name]
+
+    def build_discard() -> Action | str:
+        card = one_card("need_one_card_discard")
+        return card if isinstance(card, str) else Action.discard(card)
+
+    def build_lay_off() -> Action | str:
+        cards = selection()
+        if not cards:
+            return _t("need_cards_lay_off")
+        if meld_pick.value is None:
+            return _t("need_meld")
+        return Action.lay_off(meld_pick.value, cards, end_value())
+
+    def build_swap() -> Action | str:
+        card = one_card("need_one_card_swap")
+        if isinstance(card, str):
+            return card
+        if meld_pick.value is None or to_pick.value is None:
+            return _t("need_meld")
+        return Action.swap_joker(meld_pick.value, card, to_pick.value, end_value())
+
+    def build_go_down() -> Action | str:
+        if staged:
+            return Action.go_down(staged)
+        found = getattr(ui, "proposals", [])
+        if proposal.value is None or not found:
+            return _t("need_go_down")
+        return Action.go_down([m.cards for m in found[proposal.value].melds])
+
+    def add_meld(_: Any = None) -> None:
+        with speaking():
+            refusal.clear()
+            cards = selection()
+            if not cards:
+                refusal.append(_t("need_cards_meld"))
+            else:
+                try:
+                    Meld.parse(cards, ui.driver.state.rules)
+                except LiverpoolError as exc:
+                    refusal.append(describe_refusal(exc))
+                else:
+                    staged.append(cards)
+                    hand.clear_selection()
+        render()
+
+    def clear_melds(_: Any = None) -> None:
+        staged.clear()
+        refusal.clear()
+        render()
+
+    def auto(_: Any = None) -> None:
+        if not ui.driver.waiting_for_human:
+            return
+        choice = ui.helper.choose(ui.driver.state, ui.driver.human)
+        attempt(lambda: choice)
+
+    def show_hint(_: Any = None) -> None:
+        with speaking():
+            hint.value = _hint_html(ui.driver)
+
+    def start(driver: GameDriver) -> None:
+        ui.driver = driver
+        ui.helper = NativeBot("greedy", seed=seed_box.value)
+        staged.clear()
+        log_items.clear()
+        gained.clear()
+        refusal.clear()
+        with speaking():
+            log.value = ""
+            for step in driver.run_bots():
+                log_step(step)
+        render()
+
+    def new_game(_: Any = None) -> None:
+        names = [p.value for p in bot_pickers if p.value]
+        with speaking():
+            refusal.clear()
+            if not names:
+                refusal.append(_t("need_bot"))
+                render()
+                return
+            try:
+                driver = GameDriver.new(seed=seed_box.value, bots=names, rules=profile.value)
+            except LiverpoolError as exc:
+                refusal.append(describe_refusal(exc))
+                render()
+                return
+        start(driver)
+
+    for name in ("cut", "take_discard", "decline_discard", "draw_stock", "buy", "pass", "next_round"):
+        buttons[name].on_click(lambda _, build=build_simple(name): attempt(build))
+    buttons["discard"].on_click(lambda _: attempt(build_discard))
+    buttons["lay_off"].on_click(lambda _: attempt(build_lay_off))
+    buttons["swap_joker"].on_click(lambda _: attempt(build_swap))
+    buttons["go_down"].on_click(lambda _: attempt(build_go_down))
+    add_meld_button.on_click(add_meld)
+    clear_melds_button.on_click(clear_melds)
+    auto_button.on_click(auto)
+    hint_button.on_click(show_hint)
+    new_game_button.on_click(new_game)
+    sort_pick.observe(lambda _: render(), names="value")
+    hand.observe(refresh_proposals, names="selected")
+
+    def select(cards: Iterable[Card | str]) -> None:
+        """Select ``cards`` in the hand (one copy per mention), as clicks would."""
+        wanted = Counter(str(Card(c) if isinstance(c, str) else c) for c in cards)
+        keys = []
+        for item in hand.items:
+            name = item["key"].split("#", 1)[0]
+            if wanted[name] > 0:
+                keys.append(item["key"])
+                wanted[name] -= 1
+        hand.selected = keys
+        refresh_proposals()
+
+    first = GameDriver.new(seed=seed, bots=list(bots), rules=rules if isinstance(rules, RuleSet) else preset)
+
+    row = widgets.HBox
+    simple_row = row([buttons[n] for n in ("cut", "take_discard", "decline_discard", "draw_stock", "buy", "pass", "next_round")] + [cut_size])
+    meld_row = row([buttons["go_down"], proposal])
+    stage_row = row([add_meld_button, clear_melds_button, staged_view])
+    lay_row = row([buttons["lay_off"], buttons["swap_joker"], meld_pick, to_pick, end_pick])
+    play_row = row([buttons["discard"], auto_button, hint_button])
+    setup = widgets.VBox([row([profile, seed_box, new_game_button]), row(bot_pickers)])
+    box = widgets.VBox(
+        [
+            setup,
+            board,
+            message,
+            row([hand, sort_pick]),
+            simple_row,
+            meld_row,
+            stage_row,
+            lay_row,
+            play_row,
+            hint,
+            widgets.HTML(f"<b>{html.escape(_t('heading_log'))}</b>"),
+            log,
+            widgets.HTML(f"<b>{html.escape(_t('heading_scores'))}</b>"),
+            scores,
+        ]
+    )
+    box.add_class("lp-table")
+    ui.__dict__.update(
+        box=box,
+        hand=hand,
+        buttons=buttons,
+        log=log,
+        hint_button=hint_button,
+        hint=hint,
+        scores=scores,
+        message=message,
+        board=board,
+        meld_pick=meld_pick,
+        to_pick=to_pick,
+        end_pick=end_pick,
+        cut_size=cut_size,
+        proposal=proposal,
+        add_meld_button=add_meld_button,
+        clear_melds_button=clear_melds_button,
+        staged=staged,
+        auto_button=auto_button,
+        new_game_button=new_game_button,
+        profile=profile,
+        bot_pickers=bot_pickers,
+        seed=seed_box,
+        sort=sort_pick,
+        select=select,
+        language=lang,
+    )
+    start(first)
+    return ui
