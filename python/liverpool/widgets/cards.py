@@ -95,7 +95,7 @@ _CSS = """
 .lp-hand .lp-card.lp-selected { transform: translateY(-10px); box-shadow: 0 0 0 3px #1565c0; }
 .lp-hand .lp-card.lp-highlight { box-shadow: 0 0 0 3px #f39c12; }
 .lp-hand .lp-card.lp-selected.lp-highlight { box-shadow: 0 0 0 3px #1565c0, 0 0 0 6px #f39c12; }
-.lp-hand .lp-card:focus-visible { outline: 3px solid #0b57d0; outline-offset: 3px; }
+.lp-hand .lp-card:focus-visible { outline: 3px dashed #111; outline-offset: 5px; }
 .lp-hand .lp-card:disabled { cursor: default; opacity: 0.6; }
 .lp-hand.lp-not-selectable .lp-card { cursor: default; }
 @media (prefers-reduced-motion: reduce) { .lp-hand .lp-card { transition: none; } }
@@ -126,15 +126,22 @@ class HandWidget(anywidget.AnyWidget):
     disabled = traitlets.Bool(False).tag(sync=True)
     selectable = traitlets.Bool(True).tag(sync=True)
 
-    def __init__(self, cards: Iterable[CardLike] = (), *, sort: SortOrder | None = "suit", width: int = 56, **kwargs: Any):
+    def __init__(
+        self,
+        cards: Iterable[CardLike] = (),
+        *,
+        sort: SortOrder | None = "suit",
+        highlight: Iterable[CardLike | str] = (),
+        width: int = 56,
+        **kwargs: Any,
+    ):
         super().__init__(**kwargs)
         self._cards: dict[str, Card] = {}
         self._hand: list[Card] = []
         self._highlight_keys: list[str] = []
         self.sort: SortOrder | None = sort
         self.width = width
-        if cards:
-            self.show(cards, sort=sort)
+        self.show(cards, sort=sort, highlight=highlight)
 
     def show(
         self, cards: Iterable[CardLike], *, sort: SortOrder | None = "suit", highlight: Iterable[CardLike | str] = ()
