@@ -256,7 +256,8 @@ def card_table(
     ``meld_pick``, ``to_pick``, ``end_pick``, ``cut_size``, ``proposal``, the
     go-down staging ``add_meld_button``, ``clear_melds_button``, ``staged``, the
     ``auto_button``, ``new_game_button`` with ``profile``, ``bot_pickers``, ``seed``,
-    and ``select(cards)`` to select cards from Python.
+    ``select(cards)`` to select cards from Python and ``start(driver)`` to play on from
+    another :class:`~liverpool.game_loop.GameDriver` (e.g. one built from a position).
     """
     import ipywidgets as widgets
 
@@ -345,8 +346,9 @@ def card_table(
         log.value = f"<ol style='{_LOG_BOX}'>{''.join(log_items)}</ol>"
 
     def selection() -> list[Card]:
-        cards: list[Card] = hand.selected_cards()
-        return cards
+        """The selected cards in the order they were clicked (a run is read low to high)."""
+        shown = {item["key"] for item in hand.items}
+        return [Card(key.rsplit("#", 1)[0]) for key in hand.selected if key in shown]
 
     def refresh_proposals(_: Any = None) -> None:
         with speaking():
@@ -480,10 +482,18 @@ def card_table(
             if not cards:
                 refusal.append(_t("need_cards_meld"))
             else:
+                rules = ui.driver.state.rules
                 try:
-                    Meld.parse(cards, ui.driver.state.rules)
+                    Meld.parse(cards, rules)
                 except LiverpoolError as exc:
-                    refusal.append(describe_refusal(exc))
+                    # Clicked out of order? If the engine sees the cards as exactly one
+                    # meld, stage its order (where a joker sits in a run); else explain.
+                    arranged = liverpool.best_arrangement(cards, rules)
+                    if len(arranged.melds) == 1 and not arranged.deadwood:
+                        staged.append(arranged.melds[0].cards)
+                        hand.clear_selection()
+                    else:
+                        refusal.append(describe_refusal(exc))
                 else:
                     staged.append(cards)
                     hand.clear_selection()
@@ -612,6 +622,7 @@ def card_table(
         seed=seed_box,
         sort=sort_pick,
         select=select,
+        start=start,
         language=lang,
     )
     start(first)

@@ -1,0 +1,367 @@
+"""The card table driven from plain pytest: select cards through the hand widget, click the
+enabled buttons, read the HTML (NOTEBOOK_TESTING.md, level 1). Whole games are played to the
+end by clicking; the engine is the judge of every move."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+pytest.importorskip("anywidget")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import liverpool  # noqa: E402
+from liverpool import Action, Card, GameState, NativeBot, RuleSet, i18n  # noqa: E402
+from liverpool.game_loop import GameDriver  # noqa: E402
+from liverpool.widgets import card_table  # noqa: E402
+from liverpool.widgets.table import ACTION_NAMES, hint_facts  # noqa: E402
+
+PACKAGE = Path(liverpool.__file__).parent
+
+
+def enabled(ui: Any) -> list[str]:
+    return [name for name, button in ui.buttons.items() if not button.disabled]
+
+
+def is_refused(ui: Any) -> bool:
+    return "color:#c0392b" in ui.message.value
+
+
+def click(ui: Any, name: str) -> None:
+    assert not ui.buttons[name].disabled, f"{name} is not offered: {ui.message.value}"
+    ui.buttons[name].click()
+
+
+def click_like(ui: Any, action: Action) -> None:
+    """Make ``action`` for seat 0 the way a person would: select cards, pick melds, click."""
+    name = action.name
+    if name == "cut":
+        ui.cut_size.value = action.size or 0
+    elif name == "go_down":
+        for meld in action.melds or []:
+            ui.select(meld)
+            ui.add_meld_button.click()
+            assert not is_refused(ui), ui.message.value
+    elif name in ("lay_off", "swap_joker"):
+        ui.select(action.cards if name == "lay_off" else [action.card])
+        ui.meld_pick.value = action.meld
+        if name == "swap_joker":
+            ui.to_pick.value = action.to_meld
+        ui.end_pick.value = action.end or ""
+    elif name == "discard":
+        ui.select([action.card])
+    click(ui, name)
+
+
+def play_greedy_by_clicks(ui: Any, seed: int, max_clicks: int = 4000) -> int:
+    """Seat 0 plays a greedy bot's choices, each made through the widget. Returns the clicks."""
+    helper = NativeBot("greedy", seed=seed)
+    clicks = 0
+    while not ui.driver.state.is_game_over:
+        assert clicks < max_clicks
+        state = ui.driver.state
+        assert ui.driver.waiting_for_human
+        action = helper.choose(state, 0)
+        before = len(state.history)
+        if action.name == "draw_stock" and ui.buttons["draw_stock"].disabled:
+            # The discard is on offer: decline it, let the bots be asked, then draw.
+            click(ui, "decline_discard")
+        else:
+            click_like(ui, action)
+        assert not is_refused(ui), ui.message.value
+        assert len(ui.driver.state.history) > before
+        clicks += 1
+    return clicks
+
+
+@pytest.mark.parametrize("preset", RuleSet.presets())
+def test_a_whole_game_by_clicking_the_greedy_moves(preset: str) -> None:
+    ui = card_table(rules=preset, bots=("greedy", "random", "greedy"), seed=4)
+    play_greedy_by_clicks(ui, seed=4)
+    state = ui.driver.state
+    assert state.is_game_over and enabled(ui) == []
+    # The scores table has one row per round and the engine's totals.
+    rows = re.findall(r"<tr><td[^>]*>(\d+)</td>", ui.scores.value)
+    assert [int(r) for r in rows] == list(range(1, state.rules.rounds + 1))
+    assert all(f">{total}</td>" in ui.scores.value for total in state.totals)
+    assert "game over" in ui.log.value and "(L-10.3)" in ui.message.value
+
+
+@pytest.mark.parametrize("seed", [0, 7])
+def test_a_whole_game_by_random_clicks_on_enabled_buttons(seed: int) -> None:
+    """Any enabled button, any selection: the table never gets stuck and the game ends."""
+    rng = random.Random(seed)
+    ui = card_table(rules=RuleSet.presets()[seed % 3], seed=seed, bots=("greedy", "greedy"))
+    for _ in range(5000):
+        if ui.driver.state.is_game_over:
+            break
+        names = enabled(ui)
+        assert names, ui.message.value
+        before = ui.driver.state.clone()
+        if "discard" in names and "go_down" in names and ui.proposal.options and rng.random() < 0.7:
+            ui.proposal.value = ui.proposal.options[0][1]
+            click(ui, "go_down")
+            assert not is_refused(ui)
+            continue
+        name = rng.choice(names)
+        keys = [item["key"] for item in ui.hand.items]
+        ui.hand.selected = rng.sample(keys, k=min(len(keys), rng.choice([0, 1, 1, 1, 2])))
+        if ui.meld_pick.options:
+            ui.meld_pick.value = rng.choice(ui.meld_pick.options)[1]
+            ui.to_pick.value = rng.choice(ui.to_pick.options)[1]
+        click(ui, name)
+        if is_refused(ui):
+            assert ui.driver.state == before  # a refused move changes nothing
+    assert ui.driver.state.is_game_over
+
+
+def test_the_log_shows_the_bots_passes_and_no_hidden_card() -> None:
+    ui = card_table(seed=1)
+    play_greedy_by_clicks(ui, seed=1)
+    log = ui.log.value
+    assert re.search(r"seat \d passed: did not buy", log)
+    assert "seat 1 drew from the stock" in log
+
+
+def position_down_and_playing() -> dict[str, Any]:
+    """RULES.md L-11 after seat 0 went down with 7s and 9s, then drew 2♠ on its next turn."""
+    return {
+        "round": 1,
+        "dealer": 3,
+        "active": 0,
+        "phase": "play",
+        "hands": [
+            ["3♣", "4♣", "5♣", "A♥", "2♠"],
+            ["2♦", "6♠", "10♣", "5♦"],
+            ["2♥", "3♥", "5♠", "6♥", "8♠", "10♦", "J♥", "K♥", "K♦", "A♣"],
+            ["2♣", "3♦", "5♥", "6♣", "8♥", "10♠", "J♠", "Q♣", "A♦", "JK"],
+        ],
+        "stock": ["3♠", "8♣"],
+        "discard": ["9♣", "8♦", "K♠", "6♦", "J♣"],
+        "table": [
+            {"owner": 1, "cards": ["4♦", "4♠", "4♥"]},
+            {"owner": 1, "cards": ["Q♠", "Q♥", "Q♦"]},
+            {"owner": 0, "cards": ["7♠", "7♥", "7♦"]},
+            {"owner": 0, "cards": ["9♠", "9♥", "9♦"]},
+        ],
+        "down": [True, True, False, False],
+    }
+
+
+def table_at(position: dict[str, Any], language: str | None = None) -> Any:
+    ui = card_table(seed=0, language=language)
+    state = GameState.from_position(position)
+    ui.start(GameDriver(state, {seat: NativeBot("greedy", seed=seat) for seat in range(1, state.players)}))
+    return ui
+
+
+@pytest.mark.parametrize(
+    ("language", "refused_word", "select_word"),
+    [("en", "refused", "Select exactly one card"), ("pt", "recusado", "Selecione"), ("es", "rechazado", "Selecciona")],
+)
+def test_refused_moves_are_explained_and_change_nothing(language: str, refused_word: str, select_word: str) -> None:
+    ui = table_at(position_down_and_playing(), language)
+    before = ui.driver.state.clone()
+    assert set(enabled(ui)) >= {"lay_off", "discard"}
+    # Discard with nothing selected: the table asks for one card.
+    click(ui, "discard")
+    assert is_refused(ui) and select_word in ui.message.value
+    assert ui.driver.state == before
+    # A♥ does not fit the set of 4s: the engine refuses with its code and rule id.
+    ui.select(["A♥"])
+    ui.meld_pick.value = 0
+    click(ui, "lay_off")
+    error = None
+    try:
+        before.check(0, Action.lay_off(0, ["A♥"]))
+    except liverpool.LiverpoolError as exc:
+        error = exc
+    assert error is not None
+    message = ui.message.value
+    assert is_refused(ui) and f"{refused_word} [{error.code}" in message
+    assert error.rule is None or error.rule in message
+    assert ui.driver.state == before
+    # The legal lay-off of L-11 goes through, and seat 0's log line is in the language.
+    ui.select(["4♣"])
+    click(ui, "lay_off")
+    assert not is_refused(ui)
+    with i18n.language(language):
+        expected = liverpool.narration.describe_event(
+            {"seat": 0, "event": "laid_off", "meld": 0, "cards": ["4♣"]}, viewer=0
+        )
+    assert expected in ui.log.value
+
+
+def test_a_swap_through_the_pickers() -> None:
+    # A run 5♣-8♣ whose joker stands for 5♣ (L-7.2): seat 0 holds the 5♣.
+    position = position_down_and_playing()
+    position["table"].append({"owner": 1, "cards": ["JK", "6♣", "7♣", "8♣"]})
+    position["hands"][0] = ["5♣", "A♥", "2♠", "K♣"]
+    ui = table_at(position)
+    assert "swap_joker" in enabled(ui)
+    before = ui.driver.state.clone()
+    ui.select(["A♥"])  # A♥ is not the card the joker stands for
+    ui.meld_pick.value, ui.to_pick.value = 4, 0
+    click(ui, "swap_joker")
+    assert is_refused(ui) and "swap_mismatch" in ui.message.value and ui.driver.state == before
+    ui.select(["5♣"])
+    click(ui, "swap_joker")
+    assert not is_refused(ui)
+    table = ui.driver.state.table
+    assert [str(c) for c in table[4].meld.cards] == ["5♣", "6♣", "7♣", "8♣"]
+    assert "JK" in [str(c) for c in table[0].meld.cards]
+    assert "you put 5♣ in place of the joker of meld 4; the joker went to meld 0 (L-7.2)" in ui.log.value
+
+
+def test_hints_name_accepted_go_downs_and_consistent_outs() -> None:
+    ui = card_table(seed=2, bots=("greedy", "greedy", "greedy"))
+    helper = NativeBot("greedy", seed=2)
+    checked_go_downs = checked_outs = 0
+    rules = ui.driver.state.rules
+    while not ui.driver.state.is_game_over and ui.driver.state.round <= 3:
+        state = ui.driver.state
+        if state.phase in ("draw", "play"):
+            ui.hint_button.click()
+            facts = hint_facts(ui.driver)
+            assert ui.hint.value
+            if facts.go_down is not None:
+                assert state.can(0, facts.go_down)
+                assert all(str(c) in ui.hint.value for meld in facts.go_down.melds for c in meld)
+                checked_go_downs += 1
+            deck = Counter(str(c) for c in liverpool.new_deck(rules, state.players))
+            visible = Counter(str(c) for c in state.hand(0)) + Counter(str(c) for c in ui.driver.seen_by_human())
+            for card, unseen in facts.outs:
+                assert 0 <= unseen <= deck[str(card)] - visible[str(card)]
+                checked_outs += 1
+            hand = Counter(str(c) for c in state.hand(0))
+            assert all(hand[str(card)] > 0 for card, *_ in facts.discards)
+        action = helper.choose(state, 0)
+        if action.name == "draw_stock" and ui.buttons["draw_stock"].disabled:
+            click(ui, "decline_discard")
+        else:
+            click_like(ui, action)
+    assert checked_go_downs > 0 and checked_outs > 0
+
+
+def test_the_exact_cut_is_announced_and_scored() -> None:
+    ui = card_table(seed=0)  # seat 0 cuts first with this seed
+    state = ui.driver.state
+    assert state.phase == "cut" and state.to_act == 0 and enabled(ui) == ["cut"]
+    ui.cut_size.value = state.rules.exact_cut(state.round, state.players)
+    click(ui, "cut")
+    assert "an exact cut: cut bonus for you (L-2.3)" in ui.log.value
+    while ui.driver.state.round == 1 and not ui.driver.state.is_round_over:
+        ui.auto_button.click()
+    assert "cut bonus (L-2.3, L-10.2): you" in ui.log.value
+    assert "(cut bonus)" in ui.scores.value
+
+
+def test_new_game_uses_the_pickers() -> None:
+    ui = card_table(seed=0)
+    ui.profile.value = "contract"
+    ui.seed.value = 9
+    for picker, kind in zip(ui.bot_pickers, ["random", "greedy", "", "", ""]):
+        picker.value = kind
+    ui.new_game_button.click()
+    state = ui.driver.state
+    assert state.players == 3 and state.rules.name == RuleSet("contract").name
+    assert [ui.driver.bots[s].kind for s in (1, 2)] == ["random", "greedy"]
+    for picker in ui.bot_pickers:
+        picker.value = ""
+    ui.new_game_button.click()
+    assert is_refused(ui) and ui.driver.state is state  # no seat for a bot: nothing changes
+
+
+def test_labels_speak_the_tables_language() -> None:
+    ui = card_table(seed=3, language="es")
+    assert ui.buttons["discard"].description == "Descartar"
+    assert ui.hint_button.description == "Pista"
+    assert i18n.get_language() == "en"  # the table does not change the global language
+    assert any(word in ui.log.value for word in ("robó", "tomó", "pasó", "cortó", "rechazó"))
+
+
+def test_dom_hooks() -> None:
+    ui = card_table(seed=0)
+    assert "lp-table" in ui.box._dom_classes
+    for name in ACTION_NAMES:
+        assert {"lp-action", f"lp-action-{name}"} <= set(ui.buttons[name]._dom_classes)
+    assert "lp-hint" in ui.hint_button._dom_classes
+    assert "lp-log" in ui.log._dom_classes and "lp-scores" in ui.scores._dom_classes
+    assert "lp-message" in ui.message._dom_classes
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), language=st.sampled_from(i18n.LANGUAGES))
+def test_narration_never_names_a_bots_hidden_card(seed: int, language: str) -> None:
+    """A bot's stock draw and penalty card are never named to seat 0 (two rounds per game)."""
+    driver = GameDriver.new(seed=seed, bots=("greedy", "random", "greedy"))
+    me = NativeBot("greedy", seed=seed)
+    with i18n.language(language):
+        while not driver.is_over and driver.state.round <= 2:
+            steps = list(driver.run_bots())
+            if driver.waiting_for_human:
+                steps.append(driver.play(me.choose(driver.state, 0)))
+            for step in steps:
+                words = set(re.split(r"[\s:;,()|.]+", step.text))
+                event = step.event
+                if step.seat == 0:
+                    continue
+                if event["event"] == "drew_stock" and event.get("card"):
+                    assert event["card"] not in words, step.text
+                if event["event"] == "bought" and event["penalty"] != event["card"]:
+                    assert event["penalty"] not in words, step.text
+
+
+def _catalogue(lang: str) -> dict[str, str]:
+    path = resources.files("liverpool.i18n").joinpath("catalogues", lang, "table.json")
+    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def test_every_table_key_used_exists_in_every_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Keys written in the source...
+    used: set[str] = set()
+    for module in ("narration.py", "game_loop.py", "widgets/table.py"):
+        source = (PACKAGE / module).read_text(encoding="utf-8")
+        used |= set(re.findall(r'_t\("([a-z_]+)"', source))
+        used |= {f"{k}_you" for k in re.findall(r'_say\("([a-z_]+)"', source)}
+        used |= set(re.findall(r'_say\("([a-z_]+)"', source))
+    used |= {f"button_{name}" for name in ACTION_NAMES}
+    catalogues = {lang: _catalogue(lang) for lang in i18n.LANGUAGES}
+    for lang, keys in catalogues.items():
+        assert used <= set(keys), (lang, used - set(keys))
+        assert set(keys) == set(catalogues["en"])
+        for key, template in keys.items():
+            assert i18n.placeholders(template) == i18n.placeholders(catalogues["en"][key]), (lang, key)
+    # ...and keys built at run time: play with a lookup that fails on a missing key.
+    missing: list[str] = []
+    real_text = i18n.text
+
+    def checked(domain: str, key: str, /, lang: str | None = None, **params: Any) -> str:
+        if domain == "table" and key not in catalogues["en"]:
+            missing.append(key)
+        return real_text(domain, key, lang=lang, **params)
+
+    monkeypatch.setattr(i18n, "text", checked)
+    monkeypatch.setattr(liverpool.narration, "text", checked)
+    for lang in i18n.LANGUAGES:
+        ui = card_table(seed=5, language=lang, bots=("random", "greedy"))
+        for _ in range(60):
+            if ui.driver.state.is_game_over:
+                break
+            ui.hint_button.click()
+            ui.auto_button.click()
+        for action in ui.driver.state.legal_actions(ui.driver.state.to_act)[:3]:
+            with i18n.language(lang):
+                liverpool.narration.describe_action(0, action)
+    assert missing == []
