@@ -29,7 +29,8 @@ builder                        rule        root box classes
 =============================  ==========  ==================================
 
 DOM hooks for the browser test: the root box has ``lp-tour`` and ``lp-tour-<name>``;
-the main buttons have ``lp-try`` (the buying table's also ``lp-buy``/``lp-pass``, its
+the main buttons have ``lp-try`` (where a builder has no button, its main control: the
+deck explorer's slider, the contract ladder's round picker; the buying table's also ``lp-buy``/``lp-pass``, its
 reset ``lp-reset``); the answer area has ``lp-result``; card-picker toggles ``lp-pick``.
 ``go_down_explorer`` lives in :mod:`liverpool.widgets.explorer` and is re-exported here.
 """
@@ -140,6 +141,7 @@ def deck_explorer(players: int = 4, rules: RuleSet | None = None) -> SimpleNames
 
     rules = rules or RuleSet()
     slider = widgets.IntSlider(value=players, min=2, max=8, description=t("players"))
+    slider.add_class("lp-try")  # the main control: there is no button
     result = result_area()
 
     def show(_: Any = None) -> None:
@@ -267,6 +269,7 @@ def contract_ladder(rules: RuleSet | None = None) -> SimpleNamespace:
         value=1,
         description=t("round"),
     )
+    picker.add_class("lp-try")  # the main control: there is no button
     ladder = widgets.HTML()
     result = result_area()
     header = "".join(f"<th style='text-align:left;padding:2px 8px'>{_e(t(k))}</th>" for k in ("round", "deal", "contract"))
@@ -527,7 +530,7 @@ def _swap_html(run: Meld, joker: int, rules: RuleSet) -> str:
 
 # ---------------------------------------------------------------- L-5 a turn
 
-_LAY_OFF_HAND = ("4♥", "9♥", "Q♣", "8♣", "5♠")
+_LAY_OFF_HAND = ("4♥", "9♥", "Q♣", "8♣", "JK", "5♠")
 _LAY_OFF_TABLE: tuple[tuple[int, str], ...] = ((0, "5♥ 6♥ 7♥ 8♥"), (1, "Q♠ Q♥ Q♦"), (2, "9♣ 10♣ J♣ Q♣"))
 
 
