@@ -338,3 +338,19 @@ def test_running_ipython_shows_lists_of_cards() -> None:
         "print(data['text/html'].count('lp-card-face'), 'text/html' in mixed, mixed['text/plain'])\n"
     )
     assert out == "2 False [Card('7♥'), 3]"
+
+
+def test_board_at_the_end_of_a_round_shows_the_round_scores() -> None:
+    state = GameState(seed=5)
+    bot = liverpool.NativeBot("greedy", seed=1)
+    while not state.is_round_over:
+        assert state.to_act is not None
+        state.apply(state.to_act, bot.choose(state))
+    assert state.round_scores is not None and state.went_out is not None
+    markup = display.state_html(state, seat=1)
+    assert ">This round<" in markup
+    assert f"seat {state.went_out} went out" in markup
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", markup)
+    for score, total in zip(state.round_scores, state.totals):
+        assert str(score) in cells and str(total) in cells
+    assert Counter(f.get("data-card") for f in face_svgs(markup)) == visible_cards(state, 1)

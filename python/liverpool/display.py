@@ -268,10 +268,10 @@ def card_back_svg(width: int = 48) -> str:
 # Rows of cards and melds
 
 _ROW = "display:flex;flex-wrap:wrap;gap:4px;justify-content:flex-start;align-items:flex-end;padding-top:6px;"
-_LABEL = "font-weight:600;color:#444;white-space:nowrap;"
-_NOTE = "color:#555;font-size:0.9em;"
+_LABEL = "font-weight:600;white-space:nowrap;"
+_NOTE = "opacity:0.75;font-size:0.9em;"
 _BOX = (
-    "font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:14px;color:#222;text-align:left;"
+    "font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:14px;text-align:left;"
     "display:flex;flex-direction:column;gap:8px;align-items:flex-start;"
 )
 
@@ -342,16 +342,26 @@ def meld_html(meld: Meld, *, label: str | None = None, highlight: Iterable[CardL
     )
 
 
+def _meld_tile(meld: Meld, label: str, highlight: Iterable[CardLike]) -> str:
+    """A compact meld for the board: the label above smaller cards."""
+    return (
+        '<div class="lp-meld" style="display:flex;flex-direction:column;align-items:flex-start;">'
+        f'<div class="lp-label" style="{_LABEL}">{_esc(label)}</div>'
+        f"{cards_html(meld.cards, highlight=highlight, width=36)}{_meld_caption(meld)}</div>"
+    )
+
+
 def table_meld_html(table_meld: TableMeld) -> str:
     """A meld on the table with its owner."""
     label = f"{_t(table_meld.meld.kind)} · {_seat(table_meld.owner)}"
     return meld_html(table_meld.meld, label=label)
 
 
-def _rows(rows: Sequence[tuple[str, str]]) -> str:
+def _rows(rows: Sequence[tuple[str, str]], align: str = "center") -> str:
     """Label/content pairs as a two-column grid, each label in its own cell."""
     cells = "".join(f'<div class="lp-label" style="{_LABEL}">{_esc(k)}</div><div>{v}</div>' for k, v in rows)
-    return f'<div style="display:grid;grid-template-columns:max-content 1fr;gap:6px 12px;align-items:center;">{cells}</div>'
+    grid = f"display:grid;grid-template-columns:max-content 1fr;gap:6px 12px;align-items:{align};"
+    return f'<div style="{grid}">{cells}</div>'
 
 
 def _melds_block(melds: Sequence[Meld]) -> str:
@@ -452,7 +462,7 @@ def state_html(
     if message:
         header.append(
             f'<div class="lp-message" style="padding:4px 8px;border-left:3px solid {_HIGHLIGHT};'
-            f'background:#fffaf0;">{_esc(message)}</div>'
+            f'background:rgba(243,156,18,0.12);">{_esc(message)}</div>'
         )
     top = state.discard_top
     discard = (
@@ -472,12 +482,12 @@ def state_html(
             by_owner.setdefault(table_meld.owner, []).append((index, table_meld.meld))
         groups = []
         for owner in sorted(by_owner):
-            melds = "".join(
-                meld_html(meld, label=f"{_t('meld_number', index=index)} {_t(meld.kind)}", highlight=marks)
+            tiles = "".join(
+                _meld_tile(meld, f"{_t('meld_number', index=index)} {_t(meld.kind)}", marks)
                 for index, meld in by_owner[owner]
             )
-            groups.append((_seat_name(owner, viewer), f'<div style="display:flex;flex-direction:column;gap:4px;">{melds}</div>'))
-        table_block = _rows(groups)
+            groups.append((_seat_name(owner, viewer), f'<div style="{_ROW}gap:6px 16px;">{tiles}</div>'))
+        table_block = _rows(groups, align="start")
     else:
         table_block = f'<span style="{_NOTE}">{_esc(_t("table_empty"))}</span>'
 
@@ -485,7 +495,7 @@ def state_html(
     round_scores = state.round_scores
     if round_scores is not None:
         head.insert(4, _t("round_points"))
-    cell = "padding:4px 8px;border-bottom:1px solid #e0e0e0;text-align:left;vertical-align:middle;"
+    cell = "padding:4px 8px;border-bottom:1px solid rgba(128,128,128,0.3);text-align:left;vertical-align:middle;"
     rows = ["<tr>" + "".join(f'<th style="{cell}{_LABEL}">{_esc(h)}</th>' for h in head) + "</tr>"]
     for player in range(state.players):
         if viewer is None or player == viewer:
@@ -493,7 +503,7 @@ def state_html(
         else:
             hand = _hidden_hand_html(state.hand_sizes[player])
         acting = player == (state.to_act if state.to_act is not None else -1)
-        style = "background:#f1f8e9;" if acting else ""
+        style = "background:rgba(124,179,66,0.16);" if acting else "background:transparent;"
         name = _seat_name(player, viewer) + (f" · {_t('dealer_mark')}" if player == state.dealer else "")
         values = [
             f"<b>{_esc(name)}</b>",
@@ -505,7 +515,7 @@ def state_html(
             values.append(_esc(round_scores[player]))
         values.append(_esc(state.totals[player]))
         rows.append(f'<tr style="{style}">' + "".join(f'<td style="{cell}">{v}</td>' for v in values) + "</tr>")
-    players = f'<table class="lp-players" style="border-collapse:collapse;">{"".join(rows)}</table>'
+    players = f'<table class="lp-players" style="border-collapse:collapse;margin:0;table-layout:auto;border:none;">{"".join(rows)}</table>'
 
     footer = ""
     if state.is_game_over and state.winners:
@@ -513,7 +523,7 @@ def state_html(
     elif state.went_out is not None:
         footer = f"<div><b>{_esc(_t('went_out', seat=_seat(state.went_out)))}</b></div>"
 
-    body = _rows([(_t("table"), table_block), (_t("hands"), players)])
+    body = _rows([(_t("table"), table_block), (_t("hands"), players)], align="start")
     return f'<div class="lp-state" style="{_BOX}">{"".join(header)}{piles}{body}{footer}</div>'
 
 
