@@ -6,13 +6,14 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from liverpool import RuleSet  # noqa: E402
+from liverpool import RuleSet, display  # noqa: E402
 from liverpool.widgets import card_html, cards_html, go_down_explorer  # noqa: E402
 
 
-def test_card_chips_are_coloured_by_suit() -> None:
-    assert "#c0392b" in card_html("7♦") and "#222" in card_html("7♠") and "#8e44ad" in card_html("JK")
-    assert cards_html(["A♠", "2♠"]).count("lp-card") == 2
+def test_cards_are_the_display_svgs() -> None:
+    for card in ("7♦", "7♠", "JK"):
+        assert display.card_svg(card, width=36) in card_html(card)
+    assert cards_html(["A♠", "2♠"]).count("data-card=") == 2
 
 
 def test_explorer_shows_the_worked_example_l11() -> None:
@@ -35,3 +36,14 @@ def test_explorer_reports_no_go_down_and_bad_input() -> None:
 def test_explorer_uses_the_rule_set() -> None:
     ui = go_down_explorer(hand="7♠ JK JK 9♠ 9♥ 9♦", round=1, rules=RuleSet("liverpool-classic"))
     assert "No go-down" in ui.result.value  # W-4: a set needs two naturals
+
+
+def test_explorer_speaks_the_learners_language() -> None:
+    from liverpool import i18n
+
+    with i18n.language("es"):
+        ui = go_down_explorer(hand="2♠ 5♥ 9♦ K♣ 4♠ 7♥", round=1)
+        assert "No puedes bajarte" in ui.result.value and ui.button.description == "Mejor forma de bajarse"
+    with i18n.language("pt"):
+        ui = go_down_explorer(hand="2♠ 5♥ 9♦ K♣ 4♠ 7♥", round=1)
+        assert "Não dá para baixar" in ui.result.value

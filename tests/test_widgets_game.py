@@ -46,7 +46,7 @@ STEPS = [
     {"seat": 0, "do": "lay_off", "meld": 0, "cards": ["4♣"]},
 ]
 
-CHIP = re.compile(r'class="lp-card"[^>]*>([^<]+)</span>')
+CHIP = re.compile(r'data-card="([^"]+)"')
 
 
 def chips(fragment: str) -> list[str]:
@@ -178,9 +178,9 @@ def test_board_html_escapes_the_message_and_shows_round_scores() -> None:
         {"round": 1, "hands": [["A♠", "K♦", "4♥"], ["JK", "2♣"]], "discard": ["4♠"], "dealer": 1, "active": 0}
     )
     event = game.apply(0, Action.draw_stock())
-    assert "no winner" in describe_event(event) and "[29, 17]" in describe_event(event)
+    assert "no winner" in describe_event(event) and "scores seat 0 29 · seat 1 17" in describe_event(event)
     board = board_html(game, message="<b>not bold</b>")
-    assert "&lt;b&gt;not bold&lt;/b&gt;" in board and "round scores: [29, 17]" in board
+    assert "&lt;b&gt;not bold&lt;/b&gt;" in board and "round scores: seat 0 29 · seat 1 17" in board
 
 
 def test_describe_action_names_the_move() -> None:
@@ -190,3 +190,35 @@ def test_describe_action_names_the_move() -> None:
     assert describe_action(0, Action.go_down([["7♠", "7♥", "7♦"], ["9♠", "9♥", "9♦"]])) == (
         "seat 0: go down with 7♠ 7♥ 7♦ | 9♠ 9♥ 9♦"
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "progress", "refused", "took"),
+    [
+        ("pt", "passo 0 de 12", "recusado [same_turn_as_go_down, L-5.3]", "jogador 0 pegou 7♦ do descarte"),
+        ("es", "paso 0 de 12", "rechazado [same_turn_as_go_down, L-5.3]", "jugador 0 tomó 7♦ del descarte"),
+    ],
+)
+def test_the_player_speaks_the_learners_language(language: str, progress: str, refused: str, took: str) -> None:
+    steps = [dict(step) for step in STEPS]
+    steps[2]["note"] = "L-5.3: no lay-off on the go-down turn"  # a notebook's note stays as given
+    with liverpool.i18n.language(language):
+        ui = scenario_player(WORKED_EXAMPLE, steps)
+        assert ui.progress.value == progress
+        click(ui)
+        assert took in ui.board.value and took in ui.log.value
+        click(ui, 2)
+        assert refused in ui.board.value
+        assert "<i>L-5.3: no lay-off on the go-down turn</i>" in ui.log.value
+        # Cards and codes never change with the language: the board is still the same game.
+        assert sorted(hand_on_board(ui.board.value, 0)) == sorted(["3♣", "4♣", "5♣", "8♦", "A♥"])
+
+
+def test_describe_action_in_portuguese_and_spanish() -> None:
+    swap = {"do": "swap_joker", "meld": 0, "card": "6♥", "to_meld": 1}
+    with liverpool.i18n.language("pt"):
+        assert describe_action(2, swap) == "jogador 2: trocar 6♥ pelo coringa do jogo 0, coringa para o jogo 1"
+    with liverpool.i18n.language("es"):
+        assert describe_action(2, swap) == (
+            "jugador 2: cambiar 6♥ por el comodín de la combinación 0, comodín a la combinación 1"
+        )

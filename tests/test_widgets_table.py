@@ -331,7 +331,7 @@ def _catalogue(lang: str) -> dict[str, str]:
 def test_every_table_key_used_exists_in_every_language(monkeypatch: pytest.MonkeyPatch) -> None:
     # Keys written in the source...
     used: set[str] = set()
-    for module in ("narration.py", "game_loop.py", "widgets/table.py"):
+    for module in ("narration.py", "game_loop.py", "widgets/table.py", "widgets/scenario.py"):
         source = (PACKAGE / module).read_text(encoding="utf-8")
         used |= set(re.findall(r'_t\("([a-z_]+)"', source))
         used |= {f"{k}_you" for k in re.findall(r'_say\("([a-z_]+)"', source)}

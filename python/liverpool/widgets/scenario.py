@@ -14,31 +14,30 @@ from types import SimpleNamespace
 from typing import Any
 
 import liverpool
-from liverpool import Action, Card, Event, GameState, LiverpoolError, RuleSet
+from liverpool import Action, Card, Event, GameState, LiverpoolError, RuleSet, display, i18n, narration
+from liverpool.narration import DOMAIN, seat_values
 
-_RED_SUITS = {"♥", "♦"}
+
+def _t(key: str, **params: Any) -> str:
+    return i18n.text(DOMAIN, key, **params)
 
 
-_CHIP_STYLE = (
-    "display:inline-block;min-width:2.2em;padding:2px 4px;margin:1px;border:1px solid #999;"
-    "border-radius:4px;background:#fff;text-align:center;font-family:monospace;"
-)
+def _seat(seat: int | None) -> str:
+    return "—" if seat is None else i18n.text("common", "seat", seat=seat)
 
 
 def card_html(card: Card | str) -> str:
-    """One card as a small HTML chip (red for hearts and diamonds, purple for jokers).
+    """One card as a small SVG playing card (``liverpool.display``).
 
-    >>> 'color:#c0392b">7♦</span>' in card_html("7♦")
+    >>> 'data-card="7♦"' in card_html("7♦")
     True
     """
-    card = card if isinstance(card, Card) else Card(card)
-    color = "#8e44ad" if card.is_joker else ("#c0392b" if card.suit in _RED_SUITS else "#222")
-    return f'<span class="lp-card" style="{_CHIP_STYLE}color:{color}">{html.escape(str(card))}</span>'
+    return display.cards_html([card], width=36)
 
 
 def cards_html(cards: Iterable[Card | str]) -> str:
-    """A row of card chips."""
-    return "".join(card_html(c) for c in cards)
+    """A wrapping row of small SVG cards."""
+    return display.cards_html(list(cards), width=36)
 
 
 def go_down_explorer(
@@ -51,13 +50,13 @@ def go_down_explorer(
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
-    hand_box = widgets.Text(value=hand, description="Hand", layout=widgets.Layout(width="36em"))
+    hand_box = widgets.Text(value=hand, description=_t("explorer_hand"), layout=widgets.Layout(width="36em"))
     round_picker = widgets.Dropdown(
-        options=[(f"{r}: {rules.describe_contract(r)}", r) for r in range(1, rules.rounds + 1)],
+        options=[(f"{r}: {display.contract_words(rules, r)}", r) for r in range(1, rules.rounds + 1)],
         value=round,
-        description="Round",
+        description=_t("explorer_round"),
     )
-    button = widgets.Button(description="Best go-down", button_style="primary")
+    button = widgets.Button(description=_t("explorer_button"), button_style="primary")
     result = widgets.HTML()
 
     def explain(_: Any = None) -> None:
@@ -65,13 +64,13 @@ def go_down_explorer(
             cards = liverpool.parse_cards(hand_box.value)
             best = liverpool.best_go_down(cards, round_picker.value, rules)
         except LiverpoolError as error:
-            result.value = f"<b>{html.escape(type(error).__name__)}</b> [{error.code}]: {html.escape(str(error))}"
+            result.value = f"<b>{html.escape(type(error).__name__)}</b> {html.escape(narration.describe_refusal(error))}"
             return
         if best is None:
-            result.value = f"No go-down: this hand does not hold <i>{rules.describe_contract(round_picker.value)}</i>."
+            words = display.contract_words(rules, round_picker.value)
+            result.value = html.escape(_t("explorer_none", contract=words))
             return
-        melds = "<br>".join(f"{m.kind}: {cards_html(m.cards)}" for m in best.melds)
-        result.value = f"{melds}<br>left in hand: {cards_html(best.left)} = <b>{best.points_left}</b> points"
+        result.value = display.go_down_html(best)
 
     button.on_click(explain)
     explain()
@@ -86,140 +85,78 @@ _REFUSED = "color:#c0392b;"
 _MESSAGE = "margin-top:4px;padding:4px 6px;border-left:3px solid #999;background:#f6f6f6;"
 _MISMATCH = "color:#fff;background:#c0392b;padding:0 4px;border-radius:3px;"
 
-_ROUND_END_REASONS = {
-    "went_out": "seat {winner} went out (L-5.6)",
-    "whole_hand": "seat {winner} laid the whole hand as three runs (L-8.1)",
-    "stock_exhausted": "no stock could be formed: the round ends with no winner (L-9.2)",
-    "turn_limit": "the engine's turn limit was reached: no winner (L-9.3)",
-}
-
-
-def _cards_text(cards: Iterable[Any]) -> str:
-    return " ".join(str(c) for c in cards)
-
-
 def describe_action(seat: int, action: Action | dict[str, Any]) -> str:
-    """A short English sentence for ``action`` by ``seat`` (an ``Action`` or a step dict).
+    """A short sentence for ``action`` by ``seat`` (an ``Action`` or a step dict), in the
+    current language.
 
     >>> from liverpool import Action
     >>> describe_action(0, Action.lay_off(0, ["4♣"]))
     'seat 0: lay off 4♣ on table meld 0'
     """
-    action = action if isinstance(action, Action) else Action.from_dict(action)
-    name = action.name
-    if name == "cut":
-        what = f"cut {action.size} cards" if action.size is not None else "cut (size drawn at random)"
-    elif name == "go_down":
-        what = "go down with " + " | ".join(_cards_text(g) for g in action.melds or [])
-    elif name == "lay_off":
-        end = f" ({action.end} end)" if action.end else ""
-        what = f"lay off {_cards_text(action.cards or [])} on table meld {action.meld}{end}"
-    elif name == "swap_joker":
-        what = f"swap {action.card} for the joker of meld {action.meld}, joker to meld {action.to_meld}"
-    elif name == "discard":
-        what = f"discard {action.card}"
-    else:
-        what = name.replace("_", " ")
-    return f"seat {seat}: {what}"
+    return narration.describe_action(seat, action, viewer=None)
 
 
 def describe_event(event: Event | dict[str, Any], state: GameState | None = None) -> str:
     """What an applied action did, in one sentence, from ``GameState.apply``'s ``Event``
-    (or its ``to_dict()``). Presentation only: every fact comes from the engine's event;
-    ``state`` (the game after the event) lets a go-down name its melds' cards."""
-    e = event if isinstance(event, dict) else event.to_dict()
-    kind = e.get("event")
-    if kind == "dealt":
-        text = f"cut {e['size']} cards; dealt; up-card {e['up_card']}"
-        if e.get("cut_bonus"):
-            text += f" — an exact cut: cut bonus for seat {e['cutter']} (L-2.3)"
-    elif kind == "took_discard":
-        text = f"took {e['card']} from the discard pile"
-    elif kind == "declined_discard":
-        text = f"declined {e['card']}" + ("; the buying window opens (L-6)" if e.get("window_open") else "")
-    elif kind == "bought":
-        text = f"bought {e['card']} plus the penalty card {e['penalty']} (L-6.2)"
-    elif kind == "passed":
-        text = "passed (does not buy)"
-    elif kind == "drew_stock":
-        text = f"drew {e['card']} from the stock" if e.get("card") else "could not draw: no stock can be formed"
-    elif kind == "went_down":
-        numbers = ", ".join(str(m) for m in e["melds"])
-        if state is not None:
-            melds = " | ".join(_cards_text(state.table[m].meld.cards) for m in e["melds"])
-            text = f"went down with {melds} (table melds {numbers})"
-        else:
-            text = f"went down: table melds {numbers}"
-    elif kind == "laid_off":
-        text = f"laid off {_cards_text(e['cards'])} on table meld {e['meld']}"
-    elif kind == "swapped_joker":
-        text = (
-            f"put {e['card']} in place of the joker of meld {e['meld']};"
-            f" the joker went to meld {e['to_meld']} (L-7.2)"
-        )
-    elif kind == "discarded":
-        text = f"discarded {e['card']}" + (" and went out (L-5.6)" if e.get("went_out") else "")
-    elif kind == "round_started":
-        text = f"round {e['round']} starts; seat {e['dealer']} deals"
-    else:
-        text = str(kind)
-    if e.get("recycled"):
-        text += f" (the discard pile under its top card was shuffled into a new stock of {e['recycled']}, L-9.1)"
-    end = e.get("round_end")
-    if end:
-        reason = _ROUND_END_REASONS.get(end["reason"], end["reason"]).format(winner=end.get("winner"))
-        text += f". Round {end['round']} over: {reason}; scores {end['scores']}, totals {end['totals']}"
-        if end.get("game_over"):
-            text += f"; game over, winners {end['winners']} (L-10.3)"
-    return f"seat {e['seat']} {text}"
+    (or its ``to_dict()``), told by the all-seeing narrator of a worked example (every
+    card named). ``state`` (the game after the event) lets a go-down name its melds' cards."""
+    return narration.describe_event(event, viewer=None, state=state)
 
 
 def describe_refusal(error: LiverpoolError) -> str:
-    """``refused [code, rule]: message`` for an engine error."""
-    tag = f"{error.code}, {error.rule}" if error.rule else error.code
-    return f"refused [{tag}]: {error}"
+    """``refused [code, rule]: message`` for an engine error (code and rule id untranslated)."""
+    return narration.describe_refusal(error)
 
 
 def board_html(state: GameState, message: str | None = None, refused: bool = False) -> str:
-    """A ``GameState`` as HTML: round and phase, discard top and stock, the table melds
-    (numbered, with owners), every hand as card chips (the active seat marked), the
-    scores once the round is over, and an optional ``message`` line (escaped; red when
-    it reports a ``refused`` move)."""
+    """A ``GameState`` as HTML with every card face up: round and phase, discard top and
+    stock, the table melds (numbered, with owners), every hand (the active seat marked),
+    the scores once the round is over, and an optional ``message`` line (escaped; red
+    when it reports a ``refused`` move). Cards are ``liverpool.display`` SVGs; the
+    labels speak the current language."""
     top = state.discard_top
     header = (
-        f"<b>Round {state.round}</b> — contract: {html.escape(state.contract)} — phase <code>{state.phase}</code>"
-        f" — active seat {state.active}, to act: {state.to_act}<br>"
-        f"discard top: {card_html(top) if top is not None else '<i>empty</i>'}"
-        f" — stock: {state.stock_size} cards"
+        f"<b>{html.escape(_t('board_round', round=state.round, rounds=state.rules.rounds))}</b>"
+        f" — {html.escape(_t('board_contract', contract=display.contract_words(state, state.round)))}"
+        f" — {html.escape(_t('board_phase'))} <code>{state.phase}</code>"
+        f" — {html.escape(_t('board_active', seat=_seat(state.active), to_act=_seat(state.to_act)))}<br>"
+        f"<span class='lp-discard'>{html.escape(_t('board_discard_top'))}: "
+        f"{card_html(top) if top is not None else '<i>' + html.escape(_t('board_empty')) + '</i>'}"
+        f" — {html.escape(_t('board_stock', count=state.stock_size))}</span>"
     )
     if state.cut_bonus is not None:
-        header += f" — cut bonus: seat {state.cut_bonus}"
+        header += f" — {html.escape(_t('board_cut_bonus', seat=_seat(state.cut_bonus)))}"
     if state.table:
         rows = "".join(
-            f"<tr><td>#{i}</td><td>seat {m.owner}</td><td>{m.meld.kind}</td><td>{cards_html(m.meld.cards)}</td></tr>"
+            f"<tr><td>#{i}</td><td>{html.escape(_seat(m.owner))}</td>"
+            f"<td>{html.escape(i18n.text('cards', m.meld.kind))}</td><td>{cards_html(m.meld.cards)}</td></tr>"
             for i, m in enumerate(state.table)
         )
-        table = f"<table class='lp-table'>{rows}</table>"
+        table = f"<table class='lp-table-melds'>{rows}</table>"
     else:
-        table = "<i>no melds on the table</i>"
+        table = f"<i>{html.escape(_t('board_no_melds'))}</i>"
     hand_rows = []
     for seat, hand in enumerate(state.hands):
         marker = "▶ " if seat == state.active else ""
-        status = " (down)" if state.down[seat] else ""
+        status = f" {_t('board_down')}" if state.down[seat] else ""
         style = _ACTIVE_ROW if seat == state.active else ""
         hand_rows.append(
-            f"<tr style='{style}'><td>{marker}seat {seat}{status}</td><td>{len(hand)}</td>"
+            f"<tr style='{style}'><td>{marker}{html.escape(_seat(seat) + status)}</td><td>{len(hand)}</td>"
             f"<td class='lp-hand-{seat}'>{cards_html(hand)}</td></tr>"
         )
     hands = f"<table class='lp-hands'>{''.join(hand_rows)}</table>"
     scores = ""
     if state.round_scores is not None:
-        scores = f"<div class='lp-scores'>round scores: {state.round_scores} — totals: {state.totals}</div>"
+        line = _t("board_scores", scores=seat_values(state.round_scores, None), totals=seat_values(state.totals, None))
+        scores = f"<div class='lp-scores'>{html.escape(line)}</div>"
     note = ""
     if message:
         style = _MESSAGE + (_REFUSED if refused else "")
         note = f"<div class='lp-message' style='{style}'>{html.escape(message)}</div>"
-    return f"<div class='lp-board'>{header}<br><b>Table</b>{table}<b>Hands</b>{hands}{scores}{note}</div>"
+    return (
+        f"<div class='lp-board'>{header}<br><b>{html.escape(_t('board_table'))}</b>{table}"
+        f"<b>{html.escape(_t('board_hands'))}</b>{hands}{scores}{note}</div>"
+    )
 
 
 def _plan_steps(steps: Iterable[Any]) -> list[tuple[int, Action, str | None, str | None]]:
@@ -282,19 +219,19 @@ def scenario_player(
     messages: list[tuple[str, bool]] = []
     log_items: list[str] = []
 
-    next_button = widgets.Button(description="Next step", button_style="primary", icon="step-forward")
-    back_button = widgets.Button(description="Back", icon="step-backward")
-    reset_button = widgets.Button(description="Reset", icon="undo")
+    next_button = widgets.Button(description=_t("player_next"), button_style="primary", icon="step-forward")
+    back_button = widgets.Button(description=_t("player_back"), icon="step-backward")
+    reset_button = widgets.Button(description=_t("player_reset"), icon="undo")
     progress = widgets.Label()
     board = widgets.HTML()
     log = widgets.HTML()
 
     def render() -> None:
         done = len(states) - 1
-        text, refused = messages[-1] if messages else ("Start position: press Next step.", False)
+        text, refused = messages[-1] if messages else (_t("player_start"), False)
         board.value = board_html(states[-1], text, refused)
         log.value = "<ol class='lp-log'>" + "".join(f"<li>{item}</li>" for item in log_items) + "</ol>"
-        progress.value = f"step {done} of {len(plan)}"
+        progress.value = _t("player_progress", done=done, total=len(plan))
         next_button.disabled = done >= len(plan)
         back_button.disabled = reset_button.disabled = done == 0
 
@@ -315,8 +252,8 @@ def scenario_player(
             message = describe_event(event, state)
             item = html.escape(message)
         if code != expected:
-            wanted = f"refused with {expected}" if expected else "accepted"
-            item += f" <span class='lp-mismatch' style='{_MISMATCH}'>the scenario expected it to be {wanted}</span>"
+            wanted = _t("player_expected_refused", code=expected) if expected else _t("player_expected_ok")
+            item += f" <span class='lp-mismatch' style='{_MISMATCH}'>{html.escape(wanted)}</span>"
         if note:
             item += f"<br><i>{html.escape(note)}</i>"
         states.append(state)
