@@ -87,7 +87,7 @@ export default { render };
 
 _CSS = """
 .lp-hand { display: flex; flex-wrap: wrap; gap: 4px; justify-content: flex-start; align-items: flex-end;
-  padding: 12px 4px 4px; }
+  padding: 12px 8px 8px; }
 .lp-hand .lp-card { appearance: none; background: none; border: 0; margin: 0; padding: 0; line-height: 0;
   border-radius: 5px; cursor: pointer; transition: transform 120ms ease, box-shadow 120ms ease; }
 .lp-hand .lp-card svg { display: block; pointer-events: none; }
@@ -95,7 +95,7 @@ _CSS = """
 .lp-hand .lp-card.lp-selected { transform: translateY(-10px); box-shadow: 0 0 0 3px #1565c0; }
 .lp-hand .lp-card.lp-highlight { box-shadow: 0 0 0 3px #f39c12; }
 .lp-hand .lp-card.lp-selected.lp-highlight { box-shadow: 0 0 0 3px #1565c0, 0 0 0 6px #f39c12; }
-.lp-hand .lp-card:focus-visible { outline: 3px dashed #111; outline-offset: 5px; }
+.lp-hand .lp-card:focus-visible { outline: 3px dashed #111; outline-offset: 3px; }
 .lp-hand .lp-card:disabled { cursor: default; opacity: 0.6; }
 .lp-hand.lp-not-selectable .lp-card { cursor: default; }
 @media (prefers-reduced-motion: reduce) { .lp-hand .lp-card { transition: none; } }
