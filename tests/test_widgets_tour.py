@@ -122,7 +122,8 @@ def tour_kinds() -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("example", "accepted", "span"), [("low", True, "1 to 4"), ("high", True, "11 to 14"), ("full", True, "1 to 14"), ("wrap", False, "")]
+    ("example", "accepted", "span"),
+    [("low", True, "1 to 4"), ("high", True, "11 to 14"), ("full", True, "1 to 14"), ("wrap", False, "")],
 )
 def test_ace_explorer(example: str, accepted: bool, span: str) -> None:
     ui = tour.ace_explorer()
@@ -370,9 +371,18 @@ def test_go_down_explorer_suggestions_are_accepted_by_the_engine(data: st.DataOb
 def _holding(hand: list[Card], round: int) -> GameState:
     return GameState.from_position(
         {
-            "profile": "liverpool", "players": 4, "round": round, "dealer": 3, "active": 0, "phase": "play",
-            "hands": [[str(c) for c in hand], [], [], []], "stock": [], "discard": [], "table": [],
-            "down": [False] * 4, "totals": [0] * 4,
+            "profile": "liverpool",
+            "players": 4,
+            "round": round,
+            "dealer": 3,
+            "active": 0,
+            "phase": "play",
+            "hands": [[str(c) for c in hand], [], [], []],
+            "stock": [],
+            "discard": [],
+            "table": [],
+            "down": [False] * 4,
+            "totals": [0] * 4,
         }
     )
 
@@ -449,7 +459,9 @@ def test_portuguese_rendering() -> None:
         ui = tour.meld_checker(cards=("7♠", "7♥", "7♦"))
         assert "Um jogo válido." in words(ui.result.value)
         buying = tour.buying_table()
-        assert "O motor pergunta a jogador 1" in words(buying.result.value) and "Carta de penalidade" in words(buying.result.value)
+        assert "O motor pergunta a jogador 1" in words(buying.result.value) and "Carta de penalidade" in words(
+            buying.result.value
+        )
         assert buying.seats[1].buy.description == "Comprar"
         ladder = tour.contract_ladder()
         assert "1 trinca e 1 sequência" in words(ladder.ladder.value)

@@ -16,7 +16,20 @@ from typing import Any
 
 import liverpool
 from liverpool import Action, Card, GameState, LiverpoolError, Meld, RuleSet
-from liverpool.widgets.tourkit import LINE, line, contract_words, cards_html, meld_html, note_html, ok_html, refusal_html, result_area, root_box, t, try_button
+from liverpool.widgets.tourkit import (
+    OPEN,
+    line,
+    contract_words,
+    cards_html,
+    meld_html,
+    note_html,
+    ok_html,
+    refusal_html,
+    result_area,
+    root_box,
+    t,
+    try_button,
+)
 
 __all__ = ["go_down_explorer", "explore"]
 
@@ -49,7 +62,9 @@ def _holding(cards: list[Card], round: int, rules: RuleSet) -> GameState:
     )
 
 
-def explore(cards: Iterable[Card | str] | str, round: int, rules: RuleSet | None = None) -> tuple[str, list[Meld] | None]:
+def explore(
+    cards: Iterable[Card | str] | str, round: int, rules: RuleSet | None = None
+) -> tuple[str, list[Meld] | None]:
     """The explorer's answer for a hand and a round: ``(html, suggestion)``.
 
     ``suggestion`` is the go-down shown (its melds), or ``None`` when none is shown; a
@@ -63,17 +78,17 @@ def explore(cards: Iterable[Card | str] | str, round: int, rules: RuleSet | None
     except LiverpoolError as error:
         return refusal_html(error), None
     contract = contract_words(rules, round)
-    head = f"<div class='lp-line' style='{LINE}'>{_e(t('contract_is', round=round, contract=contract))}</div>"
+    head = f"{OPEN}{_e(t('contract_is', round=round, contract=contract))}</div>"
     if best is not None:
         action = Action.go_down([m.cards for m in best.melds])
         try:
             state.check(0, action)
         except LiverpoolError as error:
-            melds = "".join(f"<div class='lp-line' style='{LINE}'>{meld_html(m)}</div>" for m in best.melds)
+            melds = "".join(f"{OPEN}{meld_html(m)}</div>" for m in best.melds)
             return head + note_html(_e(t("holds_but_refused"))) + melds + refusal_html(error), None
-        melds = "".join(f"<div class='lp-line' style='{LINE}'>{meld_html(m)}</div>" for m in best.melds)
+        melds = "".join(f"{OPEN}{meld_html(m)}</div>" for m in best.melds)
         left = (
-            f"<div class='lp-line' style='{LINE}'>{_e(t('left_in_hand'))} {cards_html(best.left)} = <b>{_e(t('points', n=best.points_left))}</b></div>"
+            line(_e(t("left_in_hand")), cards_html(best.left), f"= <b>{_e(t('points', n=best.points_left))}</b>")
             if best.left
             else ""
         )
@@ -90,7 +105,7 @@ def _missing_html(hand: list[Card], round: int, rules: RuleSet) -> str:
     found_runs = sum(m.kind == "run" for m in arrangement.melds)
     lines = [f"<div><b>{_e(t('no_go_down'))}</b></div>"]
     if arrangement.melds:
-        melds = "".join(f"<div class='lp-line' style='{LINE}'>{meld_html(m)}</div>" for m in arrangement.melds)
+        melds = "".join(f"{OPEN}{meld_html(m)}</div>" for m in arrangement.melds)
         lines.append(note_html(_e(t("melds_found", sets=found_sets, runs=found_runs))) + melds)
     else:
         lines.append(note_html(_e(t("no_melds_found"))))
@@ -112,7 +127,7 @@ def _outs_html(hand: list[Card], round: int, rules: RuleSet) -> str:
         return note_html(_e(t("no_outs")))
     chips = line(*(line(cards_html([card]), f"×{count}") for card, count in found))
     total = sum(count for _, count in found)
-    return f"<div class='lp-line' style='{LINE}'>{_e(t('outs', n=len(found), copies=total))}</div>{chips}"
+    return f"{OPEN}{_e(t('outs', n=len(found), copies=total))}</div>{chips}"
 
 
 def go_down_explorer(
@@ -152,5 +167,11 @@ def go_down_explorer(
     update()
     box = root_box("go-down-explorer", [widgets.HBox([hand_box, round_picker, button]), shown, result])
     return SimpleNamespace(
-        box=box, hand=hand_box, round=round_picker, button=button, result=result, suggestion=lambda: current[0], rules=rules
+        box=box,
+        hand=hand_box,
+        round=round_picker,
+        button=button,
+        result=result,
+        suggestion=lambda: current[0],
+        rules=rules,
     )

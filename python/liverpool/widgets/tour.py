@@ -49,7 +49,7 @@ from liverpool.i18n import text
 from liverpool.widgets.explorer import go_down_explorer
 from liverpool.widgets.tourkit import (
     card_picker,
-    LINE,
+    OPEN,
     cards_html,
     contract_words,
     line,
@@ -88,8 +88,13 @@ def _e(value: object) -> str:
     return html.escape(str(value))
 
 
+def seat_words(seat: int) -> str:
+    """ "seat 2" in the current language (plain text)."""
+    return text("common", "seat", seat=seat)
+
+
 def _seat(seat: int) -> str:
-    return _e(text("common", "seat", seat=seat))
+    return _e(seat_words(seat))
 
 
 def _position(
@@ -126,9 +131,7 @@ def _position(
 
 
 def _table_html(state: GameState) -> str:
-    rows = [
-        f"<div class='lp-line' style='{LINE}'>{index} · {_seat(tm.owner)} · {meld_html(tm.meld)}</div>" for index, tm in enumerate(state.table)
-    ]
+    rows = [f"{OPEN}{index} · {_seat(tm.owner)} · {meld_html(tm.meld)}</div>" for index, tm in enumerate(state.table)]
     return "".join(rows) or note_html(_e(t("table_empty")))
 
 
@@ -157,9 +160,9 @@ def deck_explorer(players: int = 4, rules: RuleSet | None = None) -> SimpleNames
         ranks = " · ".join(f"{_RANK_NAMES.get(rank, str(rank))}: {count}" for rank, count in sorted(per_rank.items()))
         result.value = (
             f"<div><b>{_e(t('deck_size', n=size))}</b></div>"
-            f"<div class='lp-line' style='{LINE}'>{_e(t('jokers', n=len(jokers)))} {cards_html(jokers)}</div>"
-            f"<div class='lp-line' style='{LINE}'>{_e(t('copies_each', n=max(copies.values())))}</div>"
-            f"<div class='lp-line' style='{LINE}'>{_e(t('cards_per_rank'))} {ranks}</div>"
+            f"{OPEN}{_e(t('jokers', n=len(jokers)))} {cards_html(jokers)}</div>"
+            f"{OPEN}{_e(t('copies_each', n=max(copies.values())))}</div>"
+            f"{OPEN}{_e(t('cards_per_rank'))} {ranks}</div>"
         )
 
     slider.observe(show, names="value")
@@ -172,7 +175,7 @@ def deck_explorer(players: int = 4, rules: RuleSet | None = None) -> SimpleNames
 
 
 def _exact_cut_summary(rules: RuleSet) -> str:
-    """"rounds 1–3: 41 · rounds 4–7: 49", grouping rounds with the same exact cut."""
+    """ "rounds 1–3: 41 · rounds 4–7: 49", grouping rounds with the same exact cut."""
     groups: list[tuple[int, int, int]] = []
     for round in range(1, rules.rounds + 1):
         size = rules.exact_cut(round)
@@ -186,7 +189,9 @@ def _exact_cut_summary(rules: RuleSet) -> str:
     )
 
 
-def cut_explorer(round: int = 1, cut: int | None = None, seed: int = 7, rules: RuleSet | None = None) -> SimpleNamespace:
+def cut_explorer(
+    round: int = 1, cut: int | None = None, seed: int = 7, rules: RuleSet | None = None
+) -> SimpleNamespace:
     """L-2: a round and a cut size → the deal, the up-card, who starts and whether the cut earns the bonus."""
     import ipywidgets as widgets
 
@@ -211,8 +216,9 @@ def cut_explorer(round: int = 1, cut: int | None = None, seed: int = 7, rules: R
         try:
             dealt = liverpool.deal(deck, r, dealer, slider.value, rules)
             state = GameState.from_position(
-                _position(round=r, hands=[[]] * players, phase="cut", dealer=dealer, active=(dealer + 1) % players,
-                          stock=deck),
+                _position(
+                    round=r, hands=[[]] * players, phase="cut", dealer=dealer, active=(dealer + 1) % players, stock=deck
+                ),
                 rules,
             )
             state.apply(state.cutter, Action.cut(slider.value))
@@ -221,17 +227,17 @@ def cut_explorer(round: int = 1, cut: int | None = None, seed: int = 7, rules: R
             return
         exact = rules.exact_cut(r)
         if dealt.cut_bonus:
-            verdict = ok_html(_e(t("cut_bonus_yes", seat=text("common", "seat", seat=dealt.cutter), bonus=rules.cut_bonus)))
+            verdict = ok_html(_e(t("cut_bonus_yes", seat=seat_words(dealt.cutter), bonus=rules.cut_bonus)))
         else:
             verdict = note_html(_e(t("cut_bonus_no", n=dealt.cut, exact=exact)))
-        hands = "".join(f"<div class='lp-line' style='{LINE}'>{_seat(seat)}: {cards_html(hand)}</div>" for seat, hand in enumerate(dealt.hands))
+        hands = "".join(f"{OPEN}{_seat(seat)}: {cards_html(hand)}</div>" for seat, hand in enumerate(dealt.hands))
         result.value = (
-            f"<div class='lp-line' style='{LINE}'>{_e(t('dealer_cutter', dealer=text('common', 'seat', seat=dealer), cutter=text('common', 'seat', seat=dealt.cutter)))}</div>"
+            f"{OPEN}{_e(t('dealer_cutter', dealer=seat_words(dealer), cutter=seat_words(dealt.cutter)))}</div>"
             f"{verdict}"
-            f"<div class='lp-line' style='{LINE}'>{_e(t('exact_sizes'))} {_e(_exact_cut_summary(rules))}</div>"
+            f"{OPEN}{_e(t('exact_sizes'))} {_e(_exact_cut_summary(rules))}</div>"
             f"{hands}"
-            f"<div class='lp-line' style='{LINE}'>{_e(t('up_card'))} {cards_html([dealt.up_card])} · {_e(t('stock_left', n=len(dealt.stock)))}</div>"
-            f"<div><b>{_e(t('starts', seat=text('common', 'seat', seat=state.active)))}</b></div>"
+            f"{OPEN}{_e(t('up_card'))} {cards_html([dealt.up_card])} · {_e(t('stock_left', n=len(dealt.stock)))}</div>"
+            f"<div><b>{_e(t('starts', seat=seat_words(state.active)))}</b></div>"
         )
 
     def to_exact(_: Any = None) -> None:
@@ -272,7 +278,9 @@ def contract_ladder(rules: RuleSet | None = None) -> SimpleNamespace:
     picker.add_class("lp-try")  # the main control: there is no button
     ladder = widgets.HTML()
     result = result_area()
-    header = "".join(f"<th style='text-align:left;padding:2px 8px'>{_e(t(k))}</th>" for k in ("round", "deal", "contract"))
+    header = "".join(
+        f"<th style='text-align:left;padding:2px 8px'>{_e(t(k))}</th>" for k in ("round", "deal", "contract")
+    )
     ladder.value = (
         f"<table><tr>{header}</tr>"
         + "".join(
@@ -290,9 +298,9 @@ def contract_ladder(rules: RuleSet | None = None) -> SimpleNamespace:
         if best is None:
             result.value = note_html(_e(t("no_go_down")))
             return
-        melds = "".join(f"<div class='lp-line' style='{LINE}'>{meld_html(m)}</div>" for m in best.melds)
+        melds = "".join(f"{OPEN}{meld_html(m)}</div>" for m in best.melds)
         result.value = (
-            f"<div class='lp-line' style='{LINE}'>{_e(t('sample_hand'))} {cards_html(hand)}</div>"
+            f"{OPEN}{_e(t('sample_hand'))} {cards_html(hand)}</div>"
             f"{ok_html(_e(t('holds_contract', contract=contract_words(rules, r))))}{melds}"
         )
 
@@ -336,7 +344,7 @@ def meld_checker(cards: Iterable[Card | str] = ("7♠", "7♥", "JK"), rules: Ru
         except LiverpoolError as error:
             result.value = refusal_html(error)
             return
-        result.value = ok_html(_e(t("valid_meld"))) + f"<div class='lp-line' style='{LINE}'>{meld_html(meld)}</div>" + _jokers_html(meld)
+        result.value = ok_html(_e(t("valid_meld"))) + f"{OPEN}{meld_html(meld)}</div>" + _jokers_html(meld)
 
     button.on_click(check)
     clear.on_click(lambda _: picker.clear())
@@ -360,9 +368,7 @@ def ace_explorer(example: str = "low", suit: str = "♥", rules: RuleSet | None 
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
-    picker = widgets.ToggleButtons(
-        options=[(t(f"ace_{name}"), name) for name in ACE_EXAMPLES], value=example
-    )
+    picker = widgets.ToggleButtons(options=[(t(f"ace_{name}"), name) for name in ACE_EXAMPLES], value=example)
     suit_picker = widgets.Dropdown(options=["♠", "♥", "♦", "♣"], value=suit, description=t("suit"))
     button = try_button(t("check"))
     result = result_area()
@@ -372,12 +378,12 @@ def ace_explorer(example: str = "low", suit: str = "♥", rules: RuleSet | None 
         try:
             meld = Meld.run(cards, rules)
         except LiverpoolError as error:
-            result.value = f"<div class='lp-line' style='{LINE}'>{cards_html(cards)}</div>" + refusal_html(error)
+            result.value = f"{OPEN}{cards_html(cards)}</div>" + refusal_html(error)
             return
         span = meld.span or (0, 0)
         result.value = (
             ok_html(_e(t("valid_meld")))
-            + f"<div class='lp-line' style='{LINE}'>{meld_html(meld)}</div>"
+            + f"{OPEN}{meld_html(meld)}</div>"
             + note_html(_e(t("positions", low=span[0], high=span[1])))
         )
 
@@ -419,7 +425,7 @@ def same_suit_runs_playground(
                 f"{_RANK_NAMES.get(position, str(position))}</td>"
             )
         strip.value = f"<table style='border-collapse:collapse'><tr>{''.join(cells)}</tr></table>"
-        shown = "".join(f"<div class='lp-line' style='{LINE}'>{cards_html(run)}</div>" for run in runs)
+        shown = "".join(f"{OPEN}{cards_html(run)}</div>" for run in runs)
         try:
             liverpool.check_go_down(runs, 3, rules)
         except LiverpoolError as error:
@@ -449,7 +455,7 @@ def joker_lab(meld: str = "5♥ JK 7♥ 8♥", rules: RuleSet | None = None) -> 
     rules = rules or RuleSet()
     meld_text = widgets.Text(value=meld, description=t("meld"), layout=widgets.Layout(width="24em"))
     examples = widgets.Dropdown(
-        options=[("5♥ JK 7♥ 8♥", "5♥ JK 7♥ 8♥"), ("JK 5♥ 6♥ 7♥", "JK 5♥ 6♥ 7♥"), ("Q♠ Q♥ JK", "Q♠ Q♥ JK")],
+        options=["5♥ JK 7♥ 8♥", "JK 5♥ 6♥ 7♥", "Q♠ Q♥ JK"],
         value=None,
         description=t("examples"),
     )
@@ -462,7 +468,7 @@ def joker_lab(meld: str = "5♥ JK 7♥ 8♥", rules: RuleSet | None = None) -> 
         except LiverpoolError as error:
             result.value = refusal_html(error)
             return
-        parts = [f"<div class='lp-line' style='{LINE}'>{meld_html(parsed)}</div>", _jokers_html(parsed)]
+        parts = [f"{OPEN}{meld_html(parsed)}</div>", _jokers_html(parsed)]
         jokers = [i for i, c in enumerate(parsed.cards) if c.is_joker]
         if not jokers:
             parts.append(note_html(_e(t("no_joker"))))
@@ -496,7 +502,7 @@ def _swap_html(run: Meld, joker: int, rules: RuleSet) -> str:
         return ""
     swapped = run.swap_joker(freeing)
     lines = [
-        note_html(f"{_e(t('frees_joker'))} {cards_html([freeing])} → {cards_html(swapped.cards, highlight=[freeing])}")
+        line(_e(t("frees_joker")), cards_html([freeing]), "→", cards_html(swapped.cards, highlight=[freeing]))
     ]
     keep = "2♦" if str(freeing) != "2♦" else "3♦"
     table = [(1, run.cards)] + [(owner, liverpool.parse_cards(cards)) for owner, cards in _JOKER_TABLE]
@@ -520,18 +526,22 @@ def _swap_html(run: Meld, joker: int, rules: RuleSet) -> str:
         try:
             state.check(0, Action.swap_joker(0, freeing, target))
         except LiverpoolError as error:
-            lines.append(f"<div class='lp-line' style='{LINE}'>{head}</div>{refusal_html(error)}")
+            lines.append(f"{OPEN}{head}</div>{refusal_html(error)}")
             continue
         after = state.clone()
         after.apply(0, Action.swap_joker(0, freeing, target))
-        lines.append(f"<div class='lp-line' style='{LINE}'>{head}</div>" + ok_html(f"{_e(t('joker_may_go'))} {meld_html(after.table[target].meld)}"))
+        lines.append(f"{OPEN}{head}</div>" + ok_html(f"{_e(t('joker_may_go'))} {meld_html(after.table[target].meld)}"))
     return "".join(lines)
 
 
 # ---------------------------------------------------------------- L-5 a turn
 
 _LAY_OFF_HAND = ("4♥", "9♥", "Q♣", "8♣", "JK", "5♠")
-_LAY_OFF_TABLE: tuple[tuple[int, str], ...] = ((0, "5♥ 6♥ 7♥ 8♥"), (1, "Q♠ Q♥ Q♦"), (2, "9♣ 10♣ J♣ Q♣"))
+_LAY_OFF_TABLE: tuple[tuple[int, str], ...] = (
+    (0, "5♥ 6♥ 7♥ 8♥"),
+    (1, "Q♠ Q♥ Q♦"),
+    (2, "9♣ 10♣ J♣ Q♣"),
+)
 
 
 def _lay_off_position(down_this_turn: bool) -> dict[str, Any]:
@@ -554,7 +564,7 @@ def lay_off_lab(rules: RuleSet | None = None) -> SimpleNamespace:
     card = widgets.Dropdown(options=list(_LAY_OFF_HAND), value=_LAY_OFF_HAND[0], description=t("card"))
     base = GameState.from_position(_lay_off_position(False), rules)
     target = widgets.Dropdown(
-        options=[(f"{i} · {text('common', 'seat', seat=tm.owner)} · {tm.meld}", i) for i, tm in enumerate(base.table)],
+        options=[(f"{i} · {seat_words(tm.owner)} · {tm.meld}", i) for i, tm in enumerate(base.table)],
         value=0,
         description=t("meld"),
     )
@@ -577,7 +587,7 @@ def lay_off_lab(rules: RuleSet | None = None) -> SimpleNamespace:
         state = state_now()
         side = None if end.value == "auto" else end.value
         action = Action.lay_off(target.value, [card.value], side)
-        head = f"<div class='lp-line' style='{LINE}'>{_e(t('hand'))} {cards_html(state.hand(0))}</div>{_table_html(state)}"
+        head = f"{OPEN}{_e(t('hand'))} {cards_html(state.hand(0))}</div>{_table_html(state)}"
         try:
             state.check(0, action)
         except LiverpoolError as error:
@@ -585,7 +595,10 @@ def lay_off_lab(rules: RuleSet | None = None) -> SimpleNamespace:
             return
         state.apply(0, action)
         result.value = (
-            head + ok_html(_e(t("laid_off", card=card.value, meld=target.value))) + _table_html(state) + legal_html(state)
+            head
+            + ok_html(_e(t("laid_off", card=card.value, meld=target.value)))
+            + _table_html(state)
+            + legal_html(state)
         )
 
     button.on_click(try_it)
@@ -621,7 +634,7 @@ def keep_a_card_demo(rules: RuleSet | None = None) -> SimpleNamespace:
         legal = " · ".join(_e(_action_words(a)) for a in state.legal_actions(0))
         result.value = (
             message
-            + f"<div class='lp-line' style='{LINE}'>{_e(t('hand'))} {cards_html(state.hand(0))}</div>"
+            + f"{OPEN}{_e(t('hand'))} {cards_html(state.hand(0))}</div>"
             + _table_html(state)
             + note_html(f"{_e(t('engine_allows'))} {legal}")
         )
@@ -718,13 +731,13 @@ def buying_table(rules: RuleSet | None = None) -> SimpleNamespace:
         stock_top = state.stock[0] if state.stock else None
         status = []
         if state.phase == "buying" and asked is not None and top is not None:
-            status.append(line(f"<b>{_e(t('asking', seat=text('common', 'seat', seat=asked)))}</b>", cards_html([top])))
+            status.append(line(f"<b>{_e(t('asking', seat=seat_words(asked)))}</b>", cards_html([top])))
             if stock_top is not None:
                 status.append(note_html(f"{_e(t('penalty_card'))} {cards_html([stock_top])}"))
         elif state.phase == "draw":
-            status.append(note_html(_e(t("chain_over", seat=text("common", "seat", seat=state.active)))))
+            status.append(note_html(_e(t("chain_over", seat=seat_words(state.active)))))
         else:
-            status.append(note_html(_e(t("turn_goes_on", seat=text("common", "seat", seat=state.active)))))
+            status.append(note_html(_e(t("turn_goes_on", seat=seat_words(state.active)))))
         chain = "".join(f"<li>{line}</li>" for line in log)
         result.value = "".join(status) + (f"<ol>{chain}</ol>" if chain else "")
 
@@ -736,17 +749,21 @@ def buying_table(rules: RuleSet | None = None) -> SimpleNamespace:
             log.append(refusal_html(error))
             show()
             return
-        who = text("common", "seat", seat=seat)
+        who = seat_words(seat)
         kind = event.get("event")
         if kind == "bought":
             log.append(
-                _e(t("log_bought", seat=who)) + " " + cards_html([event["card"]])
-                + f" + {_e(t('penalty'))} " + cards_html([event["penalty"]])
+                line(
+                    _e(t("log_bought", seat=who)),
+                    cards_html([event["card"]]),
+                    f"+ {_e(t('penalty'))}",
+                    cards_html([event["penalty"]]),
+                )
             )
         elif kind == "passed":
             log.append(_e(t("log_passed", seat=who)))
         elif kind == "drew_stock" and event.get("card"):
-            log.append(_e(t("log_drew", seat=who)) + " " + cards_html([event["card"]]))
+            log.append(line(_e(t("log_drew", seat=who)), cards_html([event["card"]])))
         else:
             log.append(_e(t("log_" + str(kind), seat=who)))
         show()
@@ -756,7 +773,8 @@ def buying_table(rules: RuleSet | None = None) -> SimpleNamespace:
         log.clear()
         top = state.discard_top
         state.apply(state.active, Action.decline_discard())
-        log.append(_e(t("log_declined", seat=text("common", "seat", seat=state.active))) + " " + cards_html([top] if top else []))
+        declined = _e(t("log_declined", seat=seat_words(state.active)))
+        log.append(line(declined, cards_html([top] if top else [])))
         holder[:] = [state]
         show()
 
@@ -791,7 +809,8 @@ def round7_builder(hand: str = _ROUND7_HAND, rules: RuleSet | None = None) -> Si
 
     def state_for(cards: list[Card]) -> GameState:
         return GameState.from_position(
-            _position(round=7, hands=[cards, ["K♣"], ["8♣"], ["3♣"]], stock=["A♣", "2♣"], discard=["9♣"]), rules
+            _position(round=7, hands=[cards, ["K♣"], ["8♣"], ["3♣"]], stock=["A♣", "2♣"], discard=["9♣"]),
+            rules,
         )
 
     def go_down(_: Any = None) -> None:
@@ -807,7 +826,7 @@ def round7_builder(hand: str = _ROUND7_HAND, rules: RuleSet | None = None) -> Si
         scores = (event.get("round_end") or {}).get("scores", [])
         result.value = (
             ok_html(_e(t("round7_out")))
-            + "".join(f"<div class='lp-line' style='{LINE}'>{meld_html(tm.meld)}</div>" for tm in state.table)
+            + "".join(f"{OPEN}{meld_html(tm.meld)}</div>" for tm in state.table)
             + note_html(_e(t("round_scores", scores=", ".join(str(s) for s in scores))))
         )
 
@@ -865,15 +884,13 @@ def recycling_demo(rules: RuleSet | None = None) -> SimpleNamespace:
     no_winner = try_button(t("draw_no_stock"), style="warning")
     result = result_area()
 
-    def before(state: GameState) -> str:
-        return (
-            f"<div class='lp-line' style='{LINE}'>{_e(t('stock_size', n=state.stock_size))} · {_e(t('discard_pile'))} {cards_html(state.discard)}</div>"
-        )
+    def piles(state: GameState) -> str:
+        return line(_e(t("stock_size", n=state.stock_size)), "·", _e(t("discard_pile")), cards_html(state.discard))
 
     def draw(position: dict[str, Any]) -> None:
         state = GameState.from_position(position, rules)
         seat = state.active
-        head = before(state)
+        head = piles(state)
         try:
             event = state.apply(seat, Action.draw_stock()).to_dict()
         except LiverpoolError as error:
@@ -884,12 +901,13 @@ def recycling_demo(rules: RuleSet | None = None) -> SimpleNamespace:
             result.value = (
                 head
                 + ok_html(_e(t("recycled", n=event.get("recycled", 0))))
-                + f"<div class='lp-line' style='{LINE}'>{_e(t('drew', seat=text('common', 'seat', seat=seat)))} {cards_html([event['card']])}</div>"
-                + f"<div class='lp-line' style='{LINE}'>{_e(t('stock_size', n=state.stock_size))} · {_e(t('discard_pile'))} {cards_html(state.discard)}</div>"
+                + f"{OPEN}{_e(t('drew', seat=seat_words(seat)))} {cards_html([event['card']])}</div>"
+                + piles(state)
             )
             return
         scores = "".join(
-            f"<div class='lp-line' style='{LINE}'>{_seat(s)}: {cards_html(state.hand(s))} = <b>{score}</b></div>" for s, score in enumerate(end["scores"])
+            f"{OPEN}{_seat(s)}: {cards_html(state.hand(s))} = <b>{score}</b></div>"
+            for s, score in enumerate(end["scores"])
         )
         result.value = head + note_html(_e(t("no_winner"))) + scores
 
@@ -908,7 +926,9 @@ _OTHERS = (["K♣", "9♣"], ["7♣"])
 
 
 def scoring_calculator(
-    cards: Iterable[Card | str] = ("A♠", "K♦", "4♥"), totals: Sequence[int] = (120, 95, 101, 99), rules: RuleSet | None = None
+    cards: Iterable[Card | str] = ("A♠", "K♦", "4♥"),
+    totals: Sequence[int] = (120, 95, 101, 99),
+    rules: RuleSet | None = None,
 ) -> SimpleNamespace:
     """L-10: pick the cards left in your hand → points per card and the total; the cut bonus;
     and, with the totals before round 7, who wins the game (lowest total) when seat 0 goes out."""
@@ -917,15 +937,18 @@ def scoring_calculator(
     rules = rules or RuleSet()
     picker = card_picker(cards)
     bonus = widgets.Checkbox(value=False, description=t("you_cut_exactly"))
-    before = [widgets.IntText(value=v, description=text("common", "seat", seat=s), layout=widgets.Layout(width="12em"))
-              for s, v in enumerate(totals)]
+    before = [
+        widgets.IntText(value=v, description=seat_words(s), layout=widgets.Layout(width="12em"))
+        for s, v in enumerate(totals)
+    ]
     button = try_button(t("score_round"))
     result = result_area()
 
     def score(_: Any = None) -> None:
         hand = picker.selected()
         per_card = "".join(
-            f"<tr><td>{cards_html([c])}</td><td style='text-align:right;padding-left:1em'>{rules.card_points(c)}</td></tr>"
+            f"<tr><td>{cards_html([c])}</td>"
+            f"<td style='text-align:right;padding-left:1em'>{rules.card_points(c)}</td></tr>"
             for c in hand
         )
         runs = [liverpool.parse_cards(r) for r in _GOING_OUT]
@@ -952,13 +975,15 @@ def scoring_calculator(
             f"<td style='text-align:right'>{scores[s]:+d}</td><td style='text-align:right'><b>{total}</b></td></tr>"
             for s, (w, total) in enumerate(zip(before, end.get("totals", []), strict=False))
         )
-        header = "".join(f"<th style='padding:2px 8px'>{_e(t(k))}</th>" for k in ("seat_column", "before", "this_round", "total"))
-        winners = ", ".join(text("common", "seat", seat=s) for s in end.get("winners", []))
+        header = "".join(
+            f"<th style='padding:2px 8px'>{_e(t(k))}</th>" for k in ("seat_column", "before", "this_round", "total")
+        )
+        winners = ", ".join(seat_words(s) for s in end.get("winners", []))
         result.value = (
             f"<table>{per_card}</table>"
             + f"<div><b>{_e(t('your_round_score', n=scores[1] if len(scores) > 1 else 0))}</b></div>"
             + (note_html(_e(t("cut_bonus_applied", bonus=rules.cut_bonus))) if bonus.value else "")
-            + note_html(_e(t("seat0_out", seat=text("common", "seat", seat=0))))
+            + note_html(_e(t("seat0_out", seat=seat_words(0))))
             + f"<table><tr>{header}</tr>{rows}</table>"
             + f"<div><b>{_e(t('game_winners', seats=winners))}</b></div>"
         )
@@ -970,4 +995,6 @@ def scoring_calculator(
         w.observe(score, names="value")
     score()
     box = root_box("scoring", [picker.box, bonus, widgets.HBox(before[:2]), widgets.HBox(before[2:]), button, result])
-    return SimpleNamespace(box=box, picker=picker, bonus=bonus, totals=before, button=button, result=result, rules=rules)
+    return SimpleNamespace(
+        box=box, picker=picker, bonus=bonus, totals=before, button=button, result=result, rules=rules
+    )

@@ -18,6 +18,8 @@ from liverpool.i18n import text
 __all__ = [
     "t",
     "line",
+    "OPEN",
+    "LINE",
     "cards_html",
     "meld_html",
     "refusal_html",
@@ -43,6 +45,10 @@ def t(key: str, /, **params: Any) -> str:
 
 #: One line of a result: a label and its cards side by side, left-aligned, wrapping.
 LINE = "display:flex;align-items:center;gap:6px;flex-wrap:wrap;justify-content:flex-start;margin:2px 0"
+
+
+#: The opening tag of such a line, for f-strings.
+OPEN = f'<div class="lp-line" style="{LINE}">'
 
 
 def line(*parts: str, css_class: str = "lp-line", style: str = "") -> str:
