@@ -101,7 +101,7 @@ def test_meld_checker_accepts_a_set_and_explains_a_refusal() -> None:
     ui.kind.value = "run"
     assert "invalid_meld" in ui.result.value and "L-4." in ui.result.value
     ui.clear.click()
-    assert ui.picker.selected() == []
+    assert ui.picker.selected() == [] and tour_text("pick_cards") in words(ui.result.value)
 
 
 def test_meld_checker_keeps_the_picking_order_for_a_run_joker() -> None:

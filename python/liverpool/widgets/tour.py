@@ -338,6 +338,9 @@ def meld_checker(cards: Iterable[Card | str] = ("7♠", "7♥", "JK"), rules: Ru
     def check(_: Any = None) -> None:
         chosen = picker.selected()
         picked.value = note_html(f"{_e(t('picked'))} {cards_html(chosen)}")
+        if not chosen:
+            result.value = note_html(_e(t("pick_cards")))
+            return
         build = {"auto": Meld.parse, "set": Meld.set, "run": Meld.run}[kind.value]
         try:
             meld = build(chosen, rules)
