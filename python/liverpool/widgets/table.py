@@ -44,6 +44,7 @@ Stable DOM hooks (CSS classes, for the browser test and for styling):
 from __future__ import annotations
 
 import html
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -245,9 +246,12 @@ def card_table(
     bots: Sequence[str] = ("greedy", "greedy", "greedy"),
     seed: int = 0,
     language: str | None = None,
+    pace: float = 0.0,
 ) -> SimpleNamespace:
     """A card table where the learner plays seat 0 against native bots (``"greedy"`` or
-    ``"random"``, one per other seat) under the rule preset ``rules``.
+    ``"random"``, one per other seat) under the rule preset ``rules``. ``language``
+    pins the table's language (default: the current one). ``pace`` is a pause in
+    seconds after each bot move, so a notebook shows the moves arriving one by one.
 
     Returns a namespace: ``box`` (display it), ``hand`` (the hand widget), ``buttons``
     (action buttons by engine action name), ``log``, ``hint_button``, ``hint``,
@@ -402,6 +406,9 @@ def card_table(
         log_step(step)
         for bot_step in ui.driver.run_bots():
             log_step(bot_step)
+            if pace > 0:
+                board.value = f"<div class='lp-board'>{display.state_html(ui.driver.state, seat=ui.driver.human)}</div>"
+                time.sleep(pace)
         if ui.driver.state.phase == "cut" or ui.driver.state.is_round_over:
             staged.clear()
 
