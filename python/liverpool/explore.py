@@ -104,7 +104,10 @@ def wilson_interval(
         denominator = 1 + z**2 / n
         centre = (p + z**2 / (2 * n)) / denominator
         half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denominator
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    # Exact ends where rounding would leave a hair of a gap (0 or all successes).
+    low = np.where(k <= 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(k >= n, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return low, high
 
 
 def mean_interval(values: npt.ArrayLike, axis: int = 0, z: float = Z95) -> tuple[FloatArray, FloatArray]:
@@ -671,16 +674,19 @@ def seat_results(
 
 
 def plot_score_distributions(result: SeatResults, ax: Axes | None = None) -> Figure:
-    """Histograms of the final totals: one per line-up and bot kind (all its seats together)."""
+    """Histograms of the final totals, one per line-up and bot kind (all its seats together),
+    each scaled to sum to 1."""
     figure, ax = _figure(ax)
     everything = np.concatenate([t.ravel() for t in result.totals])
     bins = np.linspace(everything.min(), everything.max(), 50).tolist()
     for j, lineup in enumerate(result.lineups):
         for kind in dict.fromkeys(lineup):
             seats = [s for s, bot in enumerate(lineup) if bot == kind]
+            totals = result.totals[j][:, seats].ravel()
             ax.hist(
-                result.totals[j][:, seats].ravel(),
+                totals,
                 bins=bins,
+                weights=np.full(totals.size, 1.0 / totals.size),  # each series sums to 1: seat counts differ
                 histtype="step",
                 linewidth=1.5,
                 label=_t("score_series", lineup=result.lineup_label(j), bot=_bot_label(kind)),
