@@ -1,9 +1,20 @@
-# The single entry point. `make demo` and `make test` are the README's two commands.
-.PHONY: setup demo test bench notebooks
+# The single entry point. `make notebooks` and `make test` are the README's two commands.
+.PHONY: setup notebooks lab demo test bench
+
+PORT ?= 8866
 
 setup:
 	bash scripts/setup.sh
 
+# Set up, then serve the teaching notebooks with Voila on 127.0.0.1 (the address is printed).
+notebooks: setup
+	.venv/bin/liverpool serve --port $(PORT)
+
+# The same notebooks in JupyterLab, code visible and editable.
+lab: setup
+	.venv/bin/liverpool serve --lab --port $(PORT)
+
+# The terminal tour of the API.
 demo: setup
 	.venv/bin/liverpool demo
 
@@ -12,6 +23,3 @@ test:
 
 bench: setup
 	.venv/bin/liverpool bench --json target/bench.json
-
-notebooks: setup
-	.venv/bin/jupyter lab notebooks/

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Create .venv and install the project (the Rust extension is built by maturin)
-# with its dev and notebook extras. Safe to run again: it only rebuilds what changed.
+# with its dev and notebook extras, plus what the browser test drives: Debian's
+# Chromium (playwright is a pip package of the dev extra; `playwright install`
+# is never used). Safe to run again: it only rebuilds or installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,3 +17,16 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 # Editable install: maturin compiles rust_core/python (release profile, see pyproject.toml).
 .venv/bin/python -m pip install --quiet -e ".[dev,notebooks]"
+
+# The browser test (tests/browser, docs/browser-test.md) drives /usr/bin/chromium.
+# Fonts: the DejaVu fonts carry the suit symbols, or the screenshots would show boxes.
+if [ ! -x /usr/bin/chromium ] || [ ! -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "setup: the browser test needs Debian's chromium and fonts-dejavu-core; as root run:" >&2
+        echo "    apt-get update && apt-get install -y chromium fonts-dejavu-core" >&2
+        exit 1
+    fi
+    echo "setup: installing chromium and fonts-dejavu-core (apt-get)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+fi

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Set up everything and run every check: engine purity, Rust tests, type stubs,
 # Python tests (hypothesis 'ci' profile, doctests, executed notebooks), the
-# conformance scenarios, and a quick benchmark smoke run.
+# conformance scenarios, a quick benchmark smoke run, and the real-browser test
+# (every notebook in Voila + Chromium, screenshots in target/screenshots).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI=${CI:-}
 export HYPOTHESIS_PROFILE=${HYPOTHESIS_PROFILE:-ci}
+# setup.sh installs Chromium, so here a missing browser is a failure, not a skip.
+export LIVERPOOL_REQUIRE_BROWSER=1
 
 step() { printf '\n== %s\n' "$*"; }
 
@@ -42,4 +45,7 @@ step "benchmark smoke run (numbers are printed, never asserted)"
 .venv/bin/liverpool bench --quick --json target/bench-quick.json
 
 step "pytest (unit, property, differential, doctests, notebooks)"
-.venv/bin/python -m pytest -q
+.venv/bin/python -m pytest -q -m "not browser"
+
+step "browser test: every notebook in Voila + Chromium (docs/browser-test.md)"
+.venv/bin/python -m pytest -q -m browser tests/browser

@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "conformance": ("liverpool.scenarios", "run rule-conformance scenario files (CONFORMANCE.md)"),
     "simulate": ("liverpool.simulation_report", "simulate many bot games natively and summarise them"),
     "play": ("liverpool.play", "play a game in the terminal against bots"),
+    "serve": ("liverpool.serve", "serve the teaching notebooks on 127.0.0.1 (Voila, or JupyterLab with --lab)"),
 }
 
 
