@@ -339,8 +339,11 @@ def card_table(
     log_items: list[str] = []
     gained: list[Card] = []
     refusal: list[str] = []  # the last refusal, shown instead of the prompt until the next move
+    round_news: list[str] = []  # the end of a round that happened since the learner's last move
 
     def log_step(step: Step) -> None:
+        if step.round_end:
+            round_news[:] = step.round_end
         item = html.escape(step.text)
         if step.seat == ui.driver.human:
             item = f"<b>{item}</b>"
@@ -396,13 +399,15 @@ def card_table(
             if refusal:
                 message.value = f"<div class='lp-message' style='{_REFUSED}'>{html.escape(refusal[0])}</div>"
             else:
-                message.value = f"<div class='lp-message'>{html.escape(_prompt(driver))}</div>"
+                news = "".join(f"<b>{html.escape(line)}</b><br>" for line in round_news)
+                message.value = f"<div class='lp-message'>{news}{html.escape(_prompt(driver))}</div>"
             scores.value = _scores_html(driver)
             hint.value = ""
         refresh_proposals()
 
     def after_human(step: Step) -> None:
         gained[:] = step.gained
+        round_news.clear()
         log_step(step)
         for bot_step in ui.driver.run_bots():
             log_step(bot_step)
@@ -526,6 +531,7 @@ def card_table(
         ui.helper = NativeBot("greedy", seed=seed_box.value)
         staged.clear()
         log_items.clear()
+        round_news.clear()
         gained.clear()
         refusal.clear()
         with speaking():
