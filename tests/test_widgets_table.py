@@ -263,6 +263,7 @@ def test_the_exact_cut_is_announced_and_scored() -> None:
     while ui.driver.state.round == 1 and not ui.driver.state.is_round_over:
         ui.auto_button.click()
     assert "cut bonus (L-2.3, L-10.2): you" in ui.log.value
+    assert "round 1 over" in ui.message.value  # announced until the learner's next move
     assert "(cut bonus)" in ui.scores.value
 
 
