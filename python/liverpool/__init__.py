@@ -55,6 +55,9 @@ from liverpool.scenarios import run_scenario, run_scenarios
 from liverpool._core import NativeBot, SimulationResult, simulate
 from liverpool.bots import Bot, RandomBot, play_game
 
+# The learner's language (messages of refusals, widget labels)
+from liverpool.i18n import get_language, set_language
+
 __all__ = [
     "Card",
     "Meld",
@@ -102,6 +105,9 @@ __all__ = [
     "SimulationResult",
     "play_game",
     "simulate",
+    # language
+    "set_language",
+    "get_language",
 ]
 
 
