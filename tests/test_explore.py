@@ -292,3 +292,11 @@ def test_catalogues_have_the_same_keys_and_placeholders() -> None:
         for key, template in translated.items():
             assert i18n.placeholders(template) == i18n.placeholders(english[key]), (lang, key)
 
+
+
+def test_progress_bar_counts_the_work(capsys: pytest.CaptureFixture[str]) -> None:
+    explore.contract_odds(games=20, draws=2, seed=0, progress=True)
+    explore.round_lengths(games=10, seed=0, progress=True)
+    err = capsys.readouterr().err
+    assert "18/18" in err  # 6 rounds × 3 values of k
+    assert "10/10" in err
