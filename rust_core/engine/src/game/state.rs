@@ -7,21 +7,78 @@ use super::action::{Action, Event, EventKind, History, RoundEnd, RoundEndReason}
 use crate::card::{Card, CardCounts, CARD_KINDS};
 use crate::deal::{bad_cut, deal_round, draw_cut, shuffled_deck_with, Dealt};
 use crate::error::{Error, ErrorCode, Result};
-use crate::meld::{check_go_down, Meld};
+use crate::meld::{check_go_down, End, Meld};
 use crate::rng::Rng;
-use crate::rules::{BuyingRule, Contract, JokerSwapRule, RuleSet, TieBreak};
+use crate::rules::{BuyPriority, BuyingRule, Contract, JokerSwapRule, RuleSet, TieBreak};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// The most seats a game may have (`RuleSet::validate` allows up to 16).
 pub const MAX_SEATS: usize = 16;
 
+/// A short list of seats in asking order, without allocation (`to_act` builds one
+/// on every query).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SeatOrder {
+    seats: [u8; MAX_SEATS],
+    len: u8,
+}
+
+impl SeatOrder {
+    fn push(&mut self, seat: u8) {
+        self.seats[self.len as usize] = seat;
+        self.len += 1;
+    }
+    fn contains(&self, seat: u8) -> bool {
+        self.seats[..self.len as usize].contains(&seat)
+    }
+    pub(crate) fn iter(&self) -> impl Iterator<Item = u8> + '_ {
+        self.seats[..self.len as usize].iter().copied()
+    }
+}
+
 /// The state of the buying window (L-6) while it is open.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BuyWindow {
     /// L-6.4: the buyer of the previous card of this chain; skipped for the current card.
     pub last_buyer: Option<u8>,
     /// Seats that have passed on the current top card, as bits (bit `s` = seat `s`).
+    pub passed: u16,
+    /// L-5.1 (Decision): the active player drew from the stock while the discard was on
+    /// offer. The window runs first; the stock card is theirs when it closes.
+    #[serde(default)]
+    pub draw_after: bool,
+}
+
+/// W-7: the call offered on a discard that fits a table meld.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallKind {
+    /// W-7.1: the discarder was down; the caller makes them take the card back plus a penalty card.
+    Rummy,
+    /// W-7.2: a seat that is down takes the card, lays it off at once and discards.
+    Liverpool,
+}
+
+impl CallKind {
+    /// `"rummy"` or `"liverpool"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CallKind::Rummy => "rummy",
+            CallKind::Liverpool => "liverpool",
+        }
+    }
+}
+
+/// W-7: the calls offered on the top discard, asked like the buying window (nearest
+/// clockwise to the player about to draw first). The rummy offer comes first; when
+/// everyone has passed it, the Liverpool offer follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallWindow {
+    pub kind: CallKind,
+    /// The seat whose discard is on offer.
+    pub discarder: u8,
+    /// Seats that have passed on this offer, as bits.
     pub passed: u16,
 }
 
@@ -36,6 +93,12 @@ pub enum Phase {
     Draw { declined: bool },
     /// L-6: the active player declined the top discard; other seats may buy it.
     Buying(BuyWindow),
+    /// W-7: the last discard fits a table meld; the seats are asked whether they call
+    /// (the active player is already the next player, who has not drawn).
+    Calling(CallWindow),
+    /// W-7.2: a Liverpool caller took the discard and laid it off; it now discards,
+    /// then the active player (the one after the original discarder) draws.
+    CallDiscard { caller: u8 },
     /// The active player has drawn: go down, lay off, swap, discard.
     Play,
     /// The round has ended; the next round's dealer starts it (`next_round`).
@@ -51,6 +114,8 @@ impl Phase {
             Phase::Cut => "cut",
             Phase::Draw { .. } => "draw",
             Phase::Buying(_) => "buying",
+            Phase::Calling(_) => "calling",
+            Phase::CallDiscard { .. } => "call_discard",
             Phase::Play => "play",
             Phase::RoundOver => "round_over",
             Phase::GameOver => "game_over",
@@ -77,6 +142,8 @@ pub(crate) struct SeatState {
     pub total: i32,
     /// This round's score, once the round is over.
     pub round_score: i32,
+    /// W-9: points charged this round for refused go-down attempts (added to the round score).
+    pub penalty: i32,
 }
 
 impl SeatState {
@@ -87,6 +154,7 @@ impl SeatState {
             buys: 0,
             total,
             round_score: 0,
+            penalty: 0,
         }
     }
 }
@@ -148,20 +216,32 @@ enum Plan {
     /// The deal, and the RNG after drawing the cut size (when the cutter named none).
     Cut(Box<Dealt>, Rng),
     TakeDiscard,
-    Decline,
-    /// Seats taken to have passed before the buyer.
-    Buy(Vec<usize>),
+    /// Decline the top discard; `draw_after`: it was a `draw_stock` (L-5.1 Decision).
+    Decline {
+        draw_after: bool,
+    },
+    Buy,
     Pass,
+    /// A draw from the stock with no discard on offer (or after the window closed).
     DrawStock,
+    PassCall,
+    CallRummy,
+    CallLiverpool {
+        meld: usize,
+        grown: Meld,
+    },
+    /// `floats`: the go-down, lay-off or swap empties the hand (W-8).
     GoDown {
         melds: Vec<Meld>,
         used: CardCounts,
         ends_round: bool,
+        floats: bool,
     },
     LayOff {
         meld: usize,
         grown: Meld,
         used: CardCounts,
+        floats: bool,
     },
     Swap {
         meld: usize,
@@ -169,6 +249,7 @@ enum Plan {
         card: Card,
         to_meld: usize,
         grown: Meld,
+        floats: bool,
     },
     Discard(Card),
     NextRound,
@@ -346,6 +427,11 @@ impl GameState {
         self.is_round_over()
             .then(|| self.seats.iter().map(|s| s.round_score).collect())
     }
+    /// W-9: the points charged to each seat this round for failed go-down attempts
+    /// (part of the round score when the round ends).
+    pub fn penalties(&self) -> Vec<i32> {
+        self.seats.iter().map(|s| s.penalty).collect()
+    }
     /// L-2.3: the seat that earned this round's cut bonus.
     pub fn cut_bonus(&self) -> Option<usize> {
         self.cut_bonus.map(usize::from)
@@ -400,12 +486,15 @@ impl GameState {
 
     /// The single seat whose decision the engine waits for: the cutter, the active
     /// player, the next seat asked in the buying window (L-6.3, skipping the previous
-    /// buyer, L-6.4), or after a round the next round's dealer. `None` at game over.
+    /// buyer, L-6.4) or about a call (W-7), a Liverpool caller who owes its discard
+    /// (W-7.2), or after a round the next round's dealer. `None` at game over.
     pub fn to_act(&self) -> Option<usize> {
         match self.phase {
             Phase::Cut => Some(self.cutter()),
             Phase::Draw { .. } | Phase::Play => Some(self.active()),
             Phase::Buying(w) => Some(self.next_asked(&w).unwrap_or(self.active as usize)),
+            Phase::Calling(w) => Some(self.next_call_asked(&w).unwrap_or(self.active as usize)),
+            Phase::CallDiscard { caller } => Some(caller as usize),
             Phase::RoundOver => Some(((self.dealer + 1) % self.players) as usize),
             Phase::GameOver => None,
         }
@@ -413,10 +502,26 @@ impl GameState {
 
     // ----- the buying window -------------------------------------------------
 
-    /// Seats in priority order for the current top discard (L-6.3): clockwise from
-    /// the active player's left.
-    fn priority_order(&self) -> impl Iterator<Item = u8> + '_ {
-        (1..self.players).map(move |k| (self.active + k) % self.players)
+    /// Seats in the order they are asked about the current top discard, never the
+    /// active player: L-6.3 / W-6, clockwise from the active player's left; under the
+    /// W-6 "Yo" variation (`BuyPriority::FirstCaller`) the rule set's `call_order`
+    /// first, then the others clockwise.
+    fn priority_order(&self) -> SeatOrder {
+        let mut order = SeatOrder::default();
+        if self.rules.buy_priority == BuyPriority::FirstCaller {
+            for &s in &self.rules.call_order {
+                if s < self.players && s != self.active {
+                    order.push(s);
+                }
+            }
+        }
+        for k in 1..self.players {
+            let s = (self.active + k) % self.players;
+            if !order.contains(s) {
+                order.push(s);
+            }
+        }
+        order
     }
 
     /// L-6.6 / L-9.1: a penalty card can be drawn after the buyer takes the top
@@ -426,113 +531,182 @@ impl GameState {
         !self.stock.is_empty() || self.discard.len() >= 3
     }
 
-    /// Whether `seat` is asked about the current top discard in window `w`: not the
-    /// active player, not the previous buyer (L-6.4), not a seat that passed. Cheap:
+    /// Whether `seat` is still to answer in window `w`: not the active player, not the
+    /// previous buyer (L-6.4), not a seat that passed, and able to buy the top discard
+    /// (C-5 limit, L-6.6 penalty card). A seat that could not buy is not asked. Cheap:
     /// `to_act` calls it on every query, so no error message is built here.
     #[inline]
-    fn is_asked(&self, seat: u8, w: &BuyWindow) -> bool {
-        seat != self.active && w.last_buyer != Some(seat) && w.passed >> seat & 1 == 0
-    }
-
-    /// Why `seat` is not asked about the current top discard in window `w` (None: it
-    /// is), as an error for a refused action.
-    fn not_asked(&self, seat: u8, w: &BuyWindow) -> Option<Error> {
-        if self.is_asked(seat, w) {
-            return None;
-        }
-        let no = |rule: &'static str, msg: String| Some(Error::rule(ErrorCode::BuyNotAllowed, rule, msg));
-        if seat == self.active {
-            return no(
-                "L-6.2",
-                format!("seat {seat} is the active player: it takes the discard or draws"),
-            );
-        }
-        if w.last_buyer == Some(seat) {
-            return no(
-                "L-6.4",
-                format!("seat {seat} bought the previous card: nobody buys two cards in succession"),
-            );
-        }
-        if w.passed >> seat & 1 == 1 {
-            return no("L-6.3", format!("seat {seat} has passed on this card"));
-        }
-        None
-    }
-
-    /// Whether `seat` may buy the current top discard in window `w`: the cheap form of
-    /// [`Self::buy_refusal`] for hot paths (no message is built).
-    fn may_buy(&self, seat: u8, w: &BuyWindow) -> bool {
-        let may = self.is_asked(seat, w)
+    fn in_window(&self, seat: u8, w: &BuyWindow) -> bool {
+        seat != self.active
+            && w.last_buyer != Some(seat)
+            && w.passed >> seat & 1 == 0
             && self
                 .rules
                 .buy_limit_per_round
                 .is_none_or(|limit| self.seats[seat as usize].buys < limit)
             && !self.discard.is_empty()
-            && self.penalty_available();
-        debug_assert_eq!(
-            may,
-            self.buy_refusal(seat, w).is_none(),
-            "may_buy and buy_refusal disagree"
-        );
-        may
+            && self.penalty_available()
     }
 
-    /// Why `seat` may not buy the current top discard in window `w` (None: it may).
-    /// A seat can be asked and still unable to buy (buy limit, no penalty card).
+    /// Why `seat` may not buy the current top discard in window `w` (None: it may, if
+    /// it is its turn to answer, L-6.3).
     fn buy_refusal(&self, seat: u8, w: &BuyWindow) -> Option<Error> {
-        if let Some(e) = self.not_asked(seat, w) {
-            return Some(e);
-        }
         let no = |rule: &'static str, msg: String| Some(Error::rule(ErrorCode::BuyNotAllowed, rule, msg));
-        if let Some(limit) = self.rules.buy_limit_per_round {
-            if self.seats[seat as usize].buys >= limit {
-                return no("C-5", format!("seat {seat} has made its {limit} buys this round"));
-            }
-        }
-        if self.discard.is_empty() {
-            return no("L-6.4", "the discard pile is empty".into());
-        }
-        if !self.penalty_available() {
-            return no(
+        let refusal = if seat == self.active {
+            no(
+                "L-6.2",
+                format!("seat {seat} is the active player: it takes the discard or draws"),
+            )
+        } else if w.last_buyer == Some(seat) {
+            no(
+                "L-6.4",
+                format!("seat {seat} bought the previous card: nobody buys two cards in succession"),
+            )
+        } else if w.passed >> seat & 1 == 1 {
+            no("L-6.3", format!("seat {seat} has passed on this card"))
+        } else if self
+            .rules
+            .buy_limit_per_round
+            .is_some_and(|limit| self.seats[seat as usize].buys >= limit)
+        {
+            let limit = self.rules.buy_limit_per_round.unwrap_or(0);
+            no("C-5", format!("seat {seat} has made its {limit} buys this round"))
+        } else if self.discard.is_empty() {
+            no("L-6.4", "the discard pile is empty".into())
+        } else if !self.penalty_available() {
+            no(
                 "L-6.6",
                 "no penalty card can be drawn, even after recycling the discard pile".into(),
-            );
-        }
-        None
+            )
+        } else {
+            None
+        };
+        debug_assert_eq!(
+            refusal.is_none(),
+            self.in_window(seat, w),
+            "in_window and buy_refusal disagree"
+        );
+        refusal
     }
 
-    /// The next seat asked in the window (L-6.3, skipping the previous buyer, L-6.4);
-    /// `None` when everyone has passed or the pile is empty (the chain ends).
+    /// The next seat asked in the window (L-6.3, skipping the previous buyer, L-6.4,
+    /// and seats that cannot buy); `None` when nobody is left (the window closes).
     pub(crate) fn next_asked(&self, w: &BuyWindow) -> Option<usize> {
         if self.discard.is_empty() {
             return None;
         }
-        self.priority_order().find(|&s| self.is_asked(s, w)).map(usize::from)
+        self.priority_order()
+            .iter()
+            .find(|&s| self.in_window(s, w))
+            .map(usize::from)
     }
 
     /// Could any seat buy the top discard if the active player declined it now?
     pub(crate) fn someone_could_buy(&self) -> bool {
-        let w = BuyWindow {
-            last_buyer: None,
-            passed: 0,
-        };
-        self.rules.buying != BuyingRule::Off && self.priority_order().any(|s| self.may_buy(s, &w))
+        self.rules.buying != BuyingRule::Off && self.next_asked(&BuyWindow::default()).is_some()
     }
 
-    /// The phase after the window changed: still buying if someone may buy, else
-    /// the active player must draw from the stock.
-    fn window_phase(&self, w: BuyWindow) -> Phase {
-        if self.rules.buying != BuyingRule::Off && self.next_asked(&w).is_some() {
-            Phase::Buying(w)
-        } else {
-            Phase::Draw { declined: true }
+    /// L-6.3: refuse `seat`'s answer in window `w` when another seat answers first.
+    /// Under W-6 "Yo" any seat still in the window may answer: the first caller wins.
+    fn require_asked(&self, seat: u8, w: &BuyWindow, what: &str) -> Result<()> {
+        if self.rules.buy_priority == BuyPriority::FirstCaller {
+            return Ok(());
         }
+        match self.next_asked(w) {
+            Some(first) if first != seat as usize => refuse(
+                ErrorCode::NotYourTurn,
+                "L-6.3",
+                format!("seat {first} is asked first: seat {seat} may {what} only when its turn to answer comes"),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    // ----- the calls of profile W (W-7) ---------------------------------------
+
+    /// Seats in the order a call on the top discard is offered: nearest clockwise to
+    /// the player about to draw (the active player) first, never the discarder.
+    fn call_order(&self, discarder: u8) -> SeatOrder {
+        let mut order = SeatOrder::default();
+        for k in 0..self.players {
+            let s = (self.active + k) % self.players;
+            if s != discarder {
+                order.push(s);
+            }
+        }
+        order
+    }
+
+    /// Whether `seat` is still to answer the call offer `w`: any seat but the
+    /// discarder for "rummy" (W-7.1), a seat that is down and holds a card to discard
+    /// afterwards for "Liverpool" (W-7.2); not a seat that passed.
+    #[inline]
+    fn in_call(&self, seat: u8, w: &CallWindow) -> bool {
+        seat != w.discarder
+            && w.passed >> seat & 1 == 0
+            && match w.kind {
+                CallKind::Rummy => true,
+                CallKind::Liverpool => self.seats[seat as usize].down && self.seats[seat as usize].hand.total() > 0,
+            }
+    }
+
+    /// The next seat asked about the call offer `w`; `None` when everyone has answered.
+    pub(crate) fn next_call_asked(&self, w: &CallWindow) -> Option<usize> {
+        self.call_order(w.discarder)
+            .iter()
+            .find(|&s| self.in_call(s, w))
+            .map(usize::from)
+    }
+
+    /// Does `card` fit some meld on the table (W-7: the discard "could be laid off")?
+    fn fits_table(&self, card: Card) -> bool {
+        self.table
+            .iter()
+            .any(|m| m.meld.lay_off(&[card], None, &self.rules).is_ok())
+    }
+
+    /// W-7: the call offer that follows `discarder`'s discard (which did not take
+    /// them out), if any: "rummy" first when the discarder is down and a penalty card
+    /// can be drawn, else "Liverpool" when some other seat is down; only when the
+    /// discard fits a table meld.
+    fn call_offer(&self, discarder: u8) -> Option<CallWindow> {
+        if !self.rules.rummy_call && !self.rules.liverpool_call {
+            return None;
+        }
+        let top = self.discard_top()?;
+        if !self.fits_table(top) {
+            return None;
+        }
+        let rummy = CallWindow {
+            kind: CallKind::Rummy,
+            discarder,
+            passed: 0,
+        };
+        if self.rules.rummy_call
+            && self.seats[discarder as usize].down
+            && self.penalty_available()
+            && self.next_call_asked(&rummy).is_some()
+        {
+            return Some(rummy);
+        }
+        self.liverpool_offer(discarder)
+    }
+
+    /// W-7.2: the Liverpool offer on `discarder`'s discard, if some seat may call it.
+    fn liverpool_offer(&self, discarder: u8) -> Option<CallWindow> {
+        let w = CallWindow {
+            kind: CallKind::Liverpool,
+            discarder,
+            passed: 0,
+        };
+        (self.rules.liverpool_call && self.next_call_asked(&w).is_some()).then_some(w)
     }
 
     // ----- check and apply ---------------------------------------------------
 
     /// Would `seat` be allowed to do `action` now? The error carries the stable
-    /// CONFORMANCE.md code and the rule id that forbids it.
+    /// CONFORMANCE.md code and the rule id that forbids it. Never charges the W-9
+    /// penalty of a failed go-down.
     pub fn check(&self, seat: usize, action: &Action) -> Result<()> {
         self.plan(seat, action).map(|_| ())
     }
@@ -543,11 +717,54 @@ impl GameState {
     }
 
     /// Apply `action` by `seat`. Validated completely before anything changes: on
-    /// error the state is exactly as before.
+    /// error the state is exactly as before — with one rule-made exception: under
+    /// W-9 (`RuleSet::failed_go_down_penalty`) a refused go-down attempt of the
+    /// active player adds the penalty to that player's round score (and is kept in
+    /// the history, so that `replay` charges it again); the error's message says so.
     pub fn apply(&mut self, seat: usize, action: &Action) -> Result<Event> {
-        let plan = self.plan(seat, action)?;
+        match self.plan(seat, action) {
+            Ok(plan) => {
+                self.history.push(seat as u8, action);
+                Ok(self.execute(seat as u8, plan))
+            }
+            Err(e) => Err(self.charge_failed_go_down(seat, action, e)),
+        }
+    }
+
+    /// W-9: whether a refusal of `action` by `seat` is a failed go-down attempt that
+    /// costs the penalty: the active player, in play, not yet down, holding every
+    /// card named, whose melds are not a legal go-down.
+    pub fn is_failed_go_down(&self, seat: usize, action: &Action, error: &Error) -> bool {
+        matches!(action, Action::GoDown { .. })
+            && self.rules.failed_go_down_penalty > 0
+            && seat == self.active()
+            && self.phase == Phase::Play
+            && !self.seats[seat].down
+            && matches!(
+                error.code,
+                ErrorCode::InvalidMeld
+                    | ErrorCode::ContractNotMet
+                    | ErrorCode::MeldSize
+                    | ErrorCode::AdjacentRuns
+                    | ErrorCode::WholeHandRequired
+                    | ErrorCode::MustKeepDiscard
+            )
+    }
+
+    fn charge_failed_go_down(&mut self, seat: usize, action: &Action, e: Error) -> Error {
+        if seat >= self.players() || !self.is_failed_go_down(seat, action, &e) {
+            return e;
+        }
+        let points = self.rules.failed_go_down_penalty;
+        self.seats[seat].penalty += i32::from(points);
         self.history.push(seat as u8, action);
-        Ok(self.execute(seat as u8, plan))
+        Error {
+            message: format!(
+                "{}; W-9: a failed go-down costs {points} points, added to seat {seat}'s round score",
+                e.message
+            ),
+            ..e
+        }
     }
 
     fn plan(&self, seat: usize, action: &Action) -> Result<Plan> {
@@ -559,6 +776,15 @@ impl GameState {
                     ErrorCode::GameOver,
                     "L-10.3",
                     "the game is over: there is no next round",
+                )
+            }
+            (Phase::RoundOver | Phase::GameOver, Action::CallRummy | Action::CallLiverpool { .. })
+                if self.has_calls() && self.went_out.is_some() =>
+            {
+                return refuse(
+                    ErrorCode::CallNotAllowed,
+                    "W-7",
+                    "the last discard took its player out: the calls do not apply to it",
                 )
             }
             (Phase::GameOver, _) => {
@@ -579,49 +805,22 @@ impl GameState {
         }
         match action {
             Action::Cut { size } => self.plan_cut(seat, *size),
-            Action::TakeDiscard => {
-                self.require_active(seat)?;
-                match self.phase {
-                    Phase::Draw { declined: false } if !self.discard.is_empty() => Ok(Plan::TakeDiscard),
-                    Phase::Draw { declined: false } => {
-                        refuse(ErrorCode::WrongPhase, "L-5.1", "the discard pile is empty")
-                    }
-                    Phase::Draw { declined: true } | Phase::Buying(_) => {
-                        refuse(ErrorCode::WrongPhase, "L-5.1", "the top discard was declined this turn")
-                    }
-                    _ => Err(self.wrong_phase("take the discard", "L-5.1")),
-                }
-            }
+            Action::TakeDiscard => self.plan_take(seat),
             Action::DeclineDiscard => {
                 self.require_active(seat)?;
                 match self.phase {
-                    Phase::Draw { declined: false } => Ok(Plan::Decline),
+                    Phase::Draw { declined: false } => Ok(Plan::Decline { draw_after: false }),
+                    Phase::Draw { declined: true } | Phase::Buying(_) => refuse(
+                        ErrorCode::WrongPhase,
+                        "L-5.1",
+                        "the top discard was already declined this turn",
+                    ),
                     _ => Err(self.wrong_phase("decline the discard", "L-5.1")),
                 }
             }
             Action::Buy => self.plan_buy(seat),
-            Action::Pass => match self.phase {
-                Phase::Buying(w) => match self.not_asked(seat, &w) {
-                    None => Ok(Plan::Pass),
-                    Some(e) => refuse(
-                        ErrorCode::NotYourTurn,
-                        "L-6.3",
-                        format!("seat {seat} is not asked: {}", e.message),
-                    ),
-                },
-                _ => refuse(
-                    ErrorCode::WrongPhase,
-                    "L-6",
-                    "there is no open buying window to pass in",
-                ),
-            },
-            Action::DrawStock => {
-                self.require_active(seat)?;
-                match self.phase {
-                    Phase::Draw { .. } | Phase::Buying(_) => Ok(Plan::DrawStock),
-                    _ => Err(self.wrong_phase("draw from the stock", "L-5.1")),
-                }
-            }
+            Action::Pass => self.plan_pass(seat),
+            Action::DrawStock => self.plan_draw(seat),
             Action::GoDown { melds } => self.plan_go_down(seat, melds),
             Action::LayOff { meld, cards, end } => self.plan_lay_off(seat, *meld, cards, *end),
             Action::SwapJoker {
@@ -645,16 +844,214 @@ impl GameState {
                 }
                 Ok(Plan::NextRound)
             }
-            Action::CallLiverpool => refuse(
-                ErrorCode::NotAllowed,
-                "W-7",
-                if self.rules.liverpool_call {
-                    "the Liverpool call (W-7) is not implemented yet"
-                } else {
-                    "these rules have no Liverpool call (W-7)"
-                },
+            Action::CallRummy => self.plan_call_rummy(seat),
+            Action::CallLiverpool { meld, end } => self.plan_call_liverpool(seat, *meld, *end),
+        }
+    }
+
+    /// Does the rule set have either call of W-7?
+    fn has_calls(&self) -> bool {
+        self.rules.rummy_call || self.rules.liverpool_call
+    }
+
+    fn plan_take(&self, seat: u8) -> Result<Plan> {
+        self.require_active(seat)?;
+        match self.phase {
+            Phase::Draw { declined: false } => {}
+            Phase::Draw { declined: true } | Phase::Buying(_) => {
+                return refuse(ErrorCode::WrongPhase, "L-5.1", "the top discard was declined this turn")
+            }
+            _ => return Err(self.wrong_phase("take the discard", "L-5.1")),
+        }
+        let Some(top) = self.discard_top() else {
+            return refuse(ErrorCode::WrongPhase, "L-5.1", "the discard pile is empty");
+        };
+        // W-8: a floating player (no cards) could neither discard the taken card this
+        // turn nor, unless it fits a table meld, lay it off: it would have no move.
+        let hand = &self.seats[seat as usize].hand;
+        if self.rules.no_discard_of_taken_card && hand.total() == 0 && !self.fits_table(top) {
+            return refuse(
+                ErrorCode::DiscardTakenCard,
+                "W-8",
+                format!(
+                    "seat {seat} holds no card: it could neither discard {top} this turn nor lay it off \
+                     on a table meld, so it draws from the stock"
+                ),
+            );
+        }
+        Ok(Plan::TakeDiscard)
+    }
+
+    fn plan_draw(&self, seat: u8) -> Result<Plan> {
+        match self.phase {
+            Phase::Buying(w) => {
+                let asked = self.next_asked(&w).unwrap_or(self.active as usize);
+                refuse(
+                    ErrorCode::NotYourTurn,
+                    "L-5.1",
+                    if w.draw_after {
+                        format!(
+                            "the buying window is open: seat {asked} is asked now; the stock card is \
+                             seat {}'s when it closes",
+                            self.active
+                        )
+                    } else {
+                        format!(
+                            "the buying window is open: seat {asked} is asked now; seat {} draws when it closes",
+                            self.active
+                        )
+                    },
+                )
+            }
+            _ => {
+                self.require_active(seat)?;
+                match self.phase {
+                    // L-5.1 (Decision): a draw while a discard is on offer declines it;
+                    // the buying window runs first when someone may buy.
+                    Phase::Draw { declined: false } if self.someone_could_buy() => {
+                        Ok(Plan::Decline { draw_after: true })
+                    }
+                    Phase::Draw { .. } => Ok(Plan::DrawStock),
+                    _ => Err(self.wrong_phase("draw from the stock", "L-5.1")),
+                }
+            }
+        }
+    }
+
+    fn plan_pass(&self, seat: u8) -> Result<Plan> {
+        match self.phase {
+            Phase::Buying(w) => {
+                if let Some(e) = self.buy_refusal(seat, &w) {
+                    return refuse(
+                        ErrorCode::NotYourTurn,
+                        "L-6.3",
+                        format!("seat {seat} is not asked: {}", e.message),
+                    );
+                }
+                self.require_asked(seat, &w, "pass")?;
+                Ok(Plan::Pass)
+            }
+            Phase::Calling(w) => {
+                if !self.in_call(seat, &w) {
+                    return refuse(
+                        ErrorCode::NotYourTurn,
+                        "W-7",
+                        format!("seat {seat} is not asked about the {} call", w.kind.name()),
+                    );
+                }
+                self.require_call_turn(seat, &w)?;
+                Ok(Plan::PassCall)
+            }
+            _ => refuse(
+                ErrorCode::WrongPhase,
+                "L-6",
+                "there is no open buying window (or call offer) to pass in",
             ),
         }
+    }
+
+    /// W-7 (Decision): the calls are offered nearest clockwise first; only the seat
+    /// asked answers.
+    fn require_call_turn(&self, seat: u8, w: &CallWindow) -> Result<()> {
+        match self.next_call_asked(w) {
+            Some(first) if first != seat as usize => refuse(
+                ErrorCode::NotYourTurn,
+                "W-7",
+                format!(
+                    "seat {first} is asked first about the {} call: seat {seat} answers when its turn comes",
+                    w.kind.name()
+                ),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// Why no call can be made now, outside a call offer (W-7).
+    fn no_call_now(&self, which: &str) -> Error {
+        let why = match (self.phase, self.discard_top()) {
+            (_, None) => "there is no discard to call".to_string(),
+            (_, Some(top)) if !self.fits_table(top) => format!("the discard {top} fits no table meld"),
+            (Phase::Draw { declined: false }, Some(top)) => {
+                format!("the calls on {top} were offered and everyone passed")
+            }
+            (Phase::Cut, _) => "the round has not been dealt yet".to_string(),
+            _ => "the chance has passed: the next player drew or a buy happened".to_string(),
+        };
+        Error::rule(ErrorCode::CallNotAllowed, "W-7", format!("no {which} call now: {why}"))
+    }
+
+    fn plan_call_rummy(&self, seat: u8) -> Result<Plan> {
+        if !self.rules.rummy_call {
+            return refuse(ErrorCode::NotAllowed, "W-7.1", "these rules have no rummy call (W-7.1)");
+        }
+        let Phase::Calling(w) = self.phase else {
+            return Err(self.no_call_now("rummy"));
+        };
+        let no = |msg: String| refuse(ErrorCode::CallNotAllowed, "W-7.1", msg);
+        if w.kind == CallKind::Liverpool {
+            return no("the chance has passed: everyone passed on the rummy call before the Liverpool offer".into());
+        }
+        if seat == w.discarder {
+            return no(format!("seat {seat} discarded this card: another player calls rummy"));
+        }
+        if w.passed >> seat & 1 == 1 {
+            return no(format!("seat {seat} has passed on this rummy call"));
+        }
+        self.require_call_turn(seat, &w)?;
+        Ok(Plan::CallRummy)
+    }
+
+    fn plan_call_liverpool(&self, seat: u8, meld: usize, end: Option<End>) -> Result<Plan> {
+        if !self.rules.liverpool_call {
+            return refuse(
+                ErrorCode::NotAllowed,
+                "W-7.2",
+                "these rules have no Liverpool call (W-7.2)",
+            );
+        }
+        let Phase::Calling(w) = self.phase else {
+            return Err(self.no_call_now("Liverpool"));
+        };
+        let no = |msg: String| refuse(ErrorCode::CallNotAllowed, "W-7.2", msg);
+        if seat == w.discarder {
+            return no(format!(
+                "seat {seat} discarded this card: it cannot call Liverpool on it"
+            ));
+        }
+        let caller = &self.seats[seat as usize];
+        if !caller.down {
+            return no(format!(
+                "seat {seat} has not gone down: only a player who is down calls Liverpool"
+            ));
+        }
+        if caller.hand.total() == 0 {
+            return no(format!(
+                "seat {seat} holds no card (floating, W-8): a Liverpool caller discards after laying the card off"
+            ));
+        }
+        if w.kind == CallKind::Liverpool && w.passed >> seat & 1 == 1 {
+            return no(format!("seat {seat} has passed on this Liverpool call"));
+        }
+        if w.kind == CallKind::Rummy {
+            // The rummy offer comes first; this seat's Liverpool turn comes after it.
+            let first = self.next_call_asked(&w).unwrap_or(self.active as usize);
+            return refuse(
+                ErrorCode::NotYourTurn,
+                "W-7",
+                format!("the rummy call is offered first (seat {first} is asked now); the Liverpool offer follows"),
+            );
+        }
+        self.require_call_turn(seat, &w)?;
+        let card = self.discard_top().expect("a call offer has a discard");
+        let Some(target) = self.table.get(meld) else {
+            return refuse(
+                ErrorCode::InvalidLayOff,
+                "W-7.2",
+                format!("there is no table meld {meld} ({} on the table)", self.table.len()),
+            );
+        };
+        let grown = target.meld.lay_off(&[card], end, &self.rules)?;
+        Ok(Plan::CallLiverpool { meld, grown })
     }
 
     fn require_active(&self, seat: u8) -> Result<()> {
@@ -671,8 +1068,13 @@ impl GameState {
     fn wrong_phase(&self, what: &str, rule: &'static str) -> Error {
         let now = match self.phase {
             Phase::Cut => "the round has not been cut and dealt yet".to_string(),
-            Phase::Draw { .. } => "the active player has not drawn yet".to_string(),
+            Phase::Draw { declined: false } => "the active player has not drawn yet".to_string(),
+            Phase::Draw { declined: true } => {
+                "the active player declined the discard and has not drawn from the stock yet".to_string()
+            }
             Phase::Buying(_) => "the buying window is open".to_string(),
+            Phase::Calling(w) => format!("the {} call on the discard is being offered (W-7)", w.kind.name()),
+            Phase::CallDiscard { caller } => format!("seat {caller} owes its discard after a Liverpool call (W-7.2)"),
             Phase::Play => "the active player has already drawn".to_string(),
             Phase::RoundOver | Phase::GameOver => "the round is over".to_string(),
         };
@@ -687,11 +1089,10 @@ impl GameState {
         Ok(())
     }
 
-    /// The cards of `cards` as counts, if the seat holds them all (counting copies).
     /// L-5.5 / L-7.3: after giving up `used`, does the hand still hold a card it may
-    /// discard? Under W-8 (`no_discard_of_taken_card`) a lone copy of the card taken
-    /// from the discard pile does not count, so no player is ever left without a legal
-    /// move (W-8 "floating" itself is not modelled).
+    /// discard? Under W-8's `no_discard_of_taken_card` a lone copy of the card taken
+    /// from the discard pile does not count, so no player is ever left without a
+    /// legal move.
     pub(super) fn keeps_a_discard(&self, seat: u8, used: &CardCounts) -> bool {
         let hand = &self.seats[seat as usize].hand;
         match (hand.total() - used.total(), self.taken_discard) {
@@ -701,6 +1102,36 @@ impl GameState {
         }
     }
 
+    /// Whether a play that gives up `used` is allowed by L-5.5 / W-8, and whether it
+    /// leaves the player floating: `Some(false)` when a card the player may discard
+    /// is left, `Some(true)` when the hand is empty and the rules allow floating
+    /// (W-8), `None` when the play must be refused (`must_keep_discard`).
+    pub(super) fn after_play(&self, seat: u8, used: &CardCounts) -> Option<bool> {
+        let left = self.seats[seat as usize].hand.total() - used.total();
+        if left == 0 && self.rules.floating && !self.contract().whole_hand {
+            Some(true)
+        } else if self.keeps_a_discard(seat, used) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// [`Self::after_play`] as a refusal.
+    fn require_after_play(&self, seat: u8, used: &CardCounts, rule: &'static str) -> Result<bool> {
+        self.after_play(seat, used).ok_or_else(|| {
+            let left = self.seats[seat as usize].hand.total() - used.total();
+            let msg = if left > 0 {
+                "a card the player may discard must be kept: the card taken from the pile may not be \
+                 discarded this turn (W-8), so lay it off first or keep another card"
+            } else {
+                "a card must be kept for the discard"
+            };
+            Error::rule(ErrorCode::MustKeepDiscard, rule, msg)
+        })
+    }
+
+    /// The cards of `cards` as counts, if the seat holds them all (counting copies).
     fn require_cards(&self, seat: u8, cards: &[Card]) -> Result<CardCounts> {
         let hand = &self.seats[seat as usize].hand;
         let named = |c: Card| cards.iter().filter(|&&x| x == c).count();
@@ -722,7 +1153,14 @@ impl GameState {
 
     fn plan_cut(&self, seat: u8, size: Option<i64>) -> Result<Plan> {
         if self.phase != Phase::Cut {
-            return Err(self.wrong_phase("cut", "L-2.2"));
+            return refuse(
+                ErrorCode::WrongPhase,
+                "L-2.2",
+                format!(
+                    "cannot cut now: round {} has already been cut and dealt (a cut starts a round)",
+                    self.round
+                ),
+            );
         }
         let cutter = self.cutter();
         if seat as usize != cutter {
@@ -756,11 +1194,29 @@ impl GameState {
         }
         let w = match self.phase {
             Phase::Buying(w) => w,
+            Phase::Draw { declined: true } if !self.discard.is_empty() && !self.penalty_available() => {
+                return refuse(
+                    ErrorCode::BuyNotAllowed,
+                    "L-6.6",
+                    "no penalty card can be drawn, even after recycling the discard pile",
+                )
+            }
             Phase::Draw { declined: true } => {
                 return refuse(
                     ErrorCode::BuyNotAllowed,
                     "L-6.4",
                     "the buying window has closed for this turn",
+                )
+            }
+            Phase::Calling(w) => {
+                return refuse(
+                    ErrorCode::WrongPhase,
+                    "W-7",
+                    format!(
+                        "the {} call on the discard is offered first; the card can be bought once the \
+                         next player declines it",
+                        w.kind.name()
+                    ),
                 )
             }
             _ => {
@@ -774,14 +1230,8 @@ impl GameState {
         if let Some(e) = self.buy_refusal(seat, &w) {
             return Err(e);
         }
-        // CONFORMANCE `buy`: every seat with priority over the buyer has passed.
-        let passed = self
-            .priority_order()
-            .take_while(|&s| s != seat)
-            .filter(|&s| self.is_asked(s, &w))
-            .map(usize::from)
-            .collect();
-        Ok(Plan::Buy(passed))
+        self.require_asked(seat, &w, "buy")?;
+        Ok(Plan::Buy)
     }
 
     fn plan_go_down(&self, seat: u8, groups: &[Vec<Card>]) -> Result<Plan> {
@@ -819,17 +1269,16 @@ impl GameState {
                 format!("in this round a go-down lays the whole hand: {left} cards would be left"),
             );
         }
-        if !contract.whole_hand && !self.keeps_a_discard(seat, &used) {
-            return refuse(
-                ErrorCode::MustKeepDiscard,
-                "L-5.5",
-                "a card must be kept for the discard",
-            );
-        }
+        let floats = if contract.whole_hand {
+            false
+        } else {
+            self.require_after_play(seat, &used, "L-5.5")?
+        };
         Ok(Plan::GoDown {
             melds,
             used,
             ends_round: contract.whole_hand,
+            floats,
         })
     }
 
@@ -853,7 +1302,7 @@ impl GameState {
         Ok(())
     }
 
-    fn plan_lay_off(&self, seat: u8, meld: usize, cards: &[Card], end: Option<crate::meld::End>) -> Result<Plan> {
+    fn plan_lay_off(&self, seat: u8, meld: usize, cards: &[Card], end: Option<End>) -> Result<Plan> {
         self.require_after_go_down(seat, "lay-off", "L-5.3")?;
         if self.down_this_turn && !self.rules.lay_off_on_go_down_turn {
             return refuse(
@@ -874,24 +1323,16 @@ impl GameState {
         }
         let used = self.require_cards(seat, cards)?;
         let grown = target.meld.lay_off(cards, end, &self.rules)?;
-        if !self.keeps_a_discard(seat, &used) {
-            return refuse(
-                ErrorCode::MustKeepDiscard,
-                "L-5.5",
-                "a card must be kept for the discard",
-            );
-        }
-        Ok(Plan::LayOff { meld, grown, used })
+        let floats = self.require_after_play(seat, &used, "L-5.5")?;
+        Ok(Plan::LayOff {
+            meld,
+            grown,
+            used,
+            floats,
+        })
     }
 
-    fn plan_swap(
-        &self,
-        seat: u8,
-        meld: usize,
-        card: Card,
-        to_meld: usize,
-        end: Option<crate::meld::End>,
-    ) -> Result<Plan> {
+    fn plan_swap(&self, seat: u8, meld: usize, card: Card, to_meld: usize, end: Option<End>) -> Result<Plan> {
         self.require_after_go_down(seat, "joker swap", "L-7.2")?;
         match self.rules.joker_swap {
             JokerSwapRule::Off => return refuse(ErrorCode::NotAllowed, "C-4", "these rules have no joker swap"),
@@ -919,6 +1360,13 @@ impl GameState {
                 format!("there is no table meld {meld}"),
             );
         };
+        if !self.rules.swap_own_jokers && source.owner == seat as usize {
+            return refuse(
+                ErrorCode::OwnJoker,
+                "W-4",
+                format!("table meld {meld} is seat {seat}'s own: a player may swap only another player's joker"),
+            );
+        }
         let swapped = source.meld.swap_joker(card)?;
         if to_meld == meld {
             return refuse(
@@ -941,23 +1389,30 @@ impl GameState {
                 format!("the freed joker cannot go on meld {to_meld}: {}", e.message),
             )
         })?;
-        if !self.keeps_a_discard(seat, &used) {
-            return refuse(
-                ErrorCode::MustKeepDiscard,
-                "L-7.3",
-                "a card must be kept for the discard",
-            );
-        }
+        let floats = self.require_after_play(seat, &used, "L-7.3")?;
         Ok(Plan::Swap {
             meld,
             swapped,
             card,
             to_meld,
             grown,
+            floats,
         })
     }
 
     fn plan_discard(&self, seat: u8, card: Card) -> Result<Plan> {
+        if let Phase::CallDiscard { caller } = self.phase {
+            // W-7.2: the Liverpool caller discards one card.
+            if seat != caller {
+                return refuse(
+                    ErrorCode::NotYourTurn,
+                    "W-7.2",
+                    format!("seat {caller} called Liverpool and discards now"),
+                );
+            }
+            self.require_cards(seat, &[card])?;
+            return Ok(Plan::Discard(card));
+        }
         self.require_play(seat, "discard", "L-5.5")?;
         self.require_cards(seat, &[card])?;
         if self.rules.no_discard_of_taken_card
@@ -978,6 +1433,8 @@ impl GameState {
     fn execute(&mut self, seat: u8, plan: Plan) -> Event {
         let mut recycled = None;
         let mut round_end = None;
+        let mut floating = false;
+        let mut then: Option<Box<Event>> = None;
         let s = seat as usize;
         let kind = match plan {
             Plan::Cut(dealt, rng) => {
@@ -991,18 +1448,23 @@ impl GameState {
                 self.phase = Phase::Play;
                 EventKind::TookDiscard { card }
             }
-            Plan::Decline => {
-                let w = BuyWindow {
+            Plan::Decline { draw_after } => {
+                let card = self.discard_top();
+                then = self.window_changed(BuyWindow {
                     last_buyer: None,
                     passed: 0,
-                };
-                self.phase = self.window_phase(w);
+                    draw_after,
+                });
                 EventKind::DeclinedDiscard {
-                    card: self.discard_top(),
+                    card,
                     window_open: matches!(self.phase, Phase::Buying(_)),
+                    draw_after,
                 }
             }
-            Plan::Buy(passed) => {
+            Plan::Buy => {
+                let Phase::Buying(w) = self.phase else {
+                    unreachable!("checked: a buy happens in an open window")
+                };
                 let card = self.discard.pop().expect("checked: pile not empty");
                 self.seats[s].hand.0[card.id() as usize] += 1;
                 let (penalty, r) = self.draw_from_stock();
@@ -1010,58 +1472,81 @@ impl GameState {
                 let penalty = penalty.expect("checked: a penalty card is available");
                 self.seats[s].hand.0[penalty.id() as usize] += 1;
                 self.seats[s].buys += 1;
-                self.phase = if self.rules.buying == BuyingRule::Single {
-                    Phase::Draw { declined: true }
+                then = if self.rules.buying == BuyingRule::Single {
+                    // C-5 / W-6: one buy closes the window.
+                    self.close_window(w.draw_after)
                 } else {
-                    self.window_phase(BuyWindow {
+                    self.window_changed(BuyWindow {
                         last_buyer: Some(seat),
                         passed: 0,
+                        draw_after: w.draw_after,
                     })
                 };
-                EventKind::Bought { card, penalty, passed }
+                EventKind::Bought { card, penalty }
             }
             Plan::Pass => {
-                if let Phase::Buying(mut w) = self.phase {
-                    w.passed |= 1 << seat;
-                    self.phase = self.window_phase(w);
-                }
-                EventKind::Passed
+                let Phase::Buying(mut w) = self.phase else {
+                    unreachable!("checked: a pass happens in an open window")
+                };
+                w.passed |= 1 << seat;
+                then = self.window_changed(w);
+                EventKind::Passed { call: None }
             }
             Plan::DrawStock => {
-                // Seats whose chance to buy this draw closes: those still to be asked in
-                // an open window, or everyone when drawing straight from `draw` (a
-                // decline nobody bought, in CONFORMANCE shorthand).
-                let window = match self.phase {
-                    Phase::Buying(w) => Some(w),
-                    Phase::Draw { declined: false } if self.rules.buying != BuyingRule::Off => Some(BuyWindow {
-                        last_buyer: None,
-                        passed: 0,
-                    }),
-                    _ => None,
+                let drawn = self.draw_for_active();
+                recycled = drawn.recycled;
+                round_end = drawn.round_end;
+                drawn.kind
+            }
+            Plan::PassCall => {
+                let Phase::Calling(mut w) = self.phase else {
+                    unreachable!("checked: a call pass happens in a call offer")
                 };
-                let passed = match window {
-                    Some(w) if !self.discard.is_empty() => self
-                        .priority_order()
-                        .filter(|&p| self.is_asked(p, &w))
-                        .map(usize::from)
-                        .collect(),
-                    _ => Vec::new(),
+                w.passed |= 1 << seat;
+                self.phase = if self.next_call_asked(&w).is_some() {
+                    Phase::Calling(w)
+                } else {
+                    // W-7 (Decision): rummy is offered before Liverpool.
+                    let next = match w.kind {
+                        CallKind::Rummy => self.liverpool_offer(w.discarder),
+                        CallKind::Liverpool => None,
+                    };
+                    next.map_or(Phase::Draw { declined: false }, Phase::Calling)
                 };
-                let (card, r) = self.draw_from_stock();
+                EventKind::Passed { call: Some(w.kind) }
+            }
+            Plan::CallRummy => {
+                let Phase::Calling(w) = self.phase else {
+                    unreachable!("checked: a call happens in a call offer")
+                };
+                // W-7.1: the offender takes the discard back plus a penalty card; play
+                // goes on with the next player.
+                let offender = w.discarder as usize;
+                let card = self.discard.pop().expect("a call offer has a discard");
+                self.seats[offender].hand.0[card.id() as usize] += 1;
+                let (penalty, r) = self.draw_from_stock();
                 recycled = r;
-                match card {
-                    Some(c) => {
-                        self.seats[s].hand.0[c.id() as usize] += 1;
-                        self.phase = Phase::Play;
-                    }
-                    None => round_end = Some(self.end_round(None, RoundEndReason::StockExhausted)),
+                let penalty = penalty.expect("checked: the offer needs a penalty card");
+                self.seats[offender].hand.0[penalty.id() as usize] += 1;
+                self.phase = Phase::Draw { declined: false };
+                EventKind::CalledRummy {
+                    discarder: offender,
+                    card,
+                    penalty,
                 }
-                EventKind::DrewStock { card, passed }
+            }
+            Plan::CallLiverpool { meld, grown } => {
+                // W-7.2: the caller takes the card and lays it off at once, then discards.
+                let card = self.discard.pop().expect("a call offer has a discard");
+                self.table[meld].meld = grown;
+                self.phase = Phase::CallDiscard { caller: seat };
+                EventKind::CalledLiverpool { card, meld }
             }
             Plan::GoDown {
                 melds,
                 used,
                 ends_round,
+                floats,
             } => {
                 let first = self.table.len();
                 let count = melds.len();
@@ -1072,14 +1557,26 @@ impl GameState {
                 self.down_this_turn = true;
                 if ends_round {
                     round_end = Some(self.end_round(Some(seat), RoundEndReason::WholeHand));
+                } else if floats {
+                    floating = true;
+                    round_end = self.end_turn();
                 }
                 EventKind::WentDown {
                     melds: (first..first + count).collect(),
                 }
             }
-            Plan::LayOff { meld, grown, used } => {
+            Plan::LayOff {
+                meld,
+                grown,
+                used,
+                floats,
+            } => {
                 self.seats[s].hand.try_remove(&used);
                 self.table[meld].meld = grown;
+                if floats {
+                    floating = true;
+                    round_end = self.end_turn();
+                }
                 EventKind::LaidOff {
                     meld,
                     cards: used.to_cards(),
@@ -1091,28 +1588,44 @@ impl GameState {
                 card,
                 to_meld,
                 grown,
+                floats,
             } => {
                 self.seats[s].hand.0[card.id() as usize] -= 1;
                 self.table[meld].meld = swapped;
                 self.table[to_meld].meld = grown;
+                if floats {
+                    floating = true;
+                    round_end = self.end_turn();
+                }
                 EventKind::SwappedJoker { meld, card, to_meld }
             }
             Plan::Discard(card) => {
                 self.seats[s].hand.0[card.id() as usize] -= 1;
                 self.discard.push(card);
                 let went_out = self.seats[s].hand.total() == 0;
-                self.turn += 1;
+                let liverpool_discard = matches!(self.phase, Phase::CallDiscard { .. });
                 if went_out {
+                    if !liverpool_discard {
+                        self.turn += 1;
+                    }
                     round_end = Some(self.end_round(Some(seat), RoundEndReason::WentOut));
-                } else if self.turn >= self.rules.max_turns_per_round {
-                    round_end = Some(self.end_round(None, RoundEndReason::TurnLimit));
-                } else {
-                    self.active = (self.active + 1) % self.players;
+                } else if liverpool_discard {
+                    // W-7.2: rotation resumes with the player after the original discarder.
                     self.phase = Phase::Draw { declined: false };
-                    self.down_this_turn = false;
-                    self.taken_discard = None;
+                } else {
+                    round_end = self.end_turn();
                 }
-                EventKind::Discarded { card, went_out }
+                // W-7: a discard that fits a table meld is offered to the calls.
+                let calls = if round_end.is_none() {
+                    self.call_offer(seat).inspect(|w| self.phase = Phase::Calling(*w))
+                } else {
+                    None
+                };
+                EventKind::Discarded {
+                    card,
+                    went_out,
+                    calls: calls.map(|w| w.kind),
+                }
             }
             Plan::NextRound => {
                 self.start_round(self.round + 1, (self.dealer + 1) % self.players);
@@ -1122,11 +1635,74 @@ impl GameState {
                 }
             }
         };
+        // The outer event reports any round end the action caused, also one caused
+        // by the stock draw that followed it (L-9.2).
+        if round_end.is_none() {
+            round_end = then.as_mut().and_then(|t| t.round_end.take());
+        }
         Event {
             seat: s,
             kind,
             recycled,
             round_end,
+            floating,
+            then,
+        }
+    }
+
+    /// The turn of the active player ends (a discard, or W-8 floating): the next seat
+    /// is to draw, or the round ends at the turn cap (L-9.3).
+    fn end_turn(&mut self) -> Option<RoundEnd> {
+        self.turn += 1;
+        if self.turn >= self.rules.max_turns_per_round {
+            return Some(self.end_round(None, RoundEndReason::TurnLimit));
+        }
+        self.active = (self.active + 1) % self.players;
+        self.phase = Phase::Draw { declined: false };
+        self.down_this_turn = false;
+        self.taken_discard = None;
+        None
+    }
+
+    /// The window changed: it stays open while someone is left to ask, else it
+    /// closes (see [`Self::close_window`]).
+    fn window_changed(&mut self, w: BuyWindow) -> Option<Box<Event>> {
+        if self.rules.buying != BuyingRule::Off && self.next_asked(&w).is_some() {
+            self.phase = Phase::Buying(w);
+            None
+        } else {
+            self.close_window(w.draw_after)
+        }
+    }
+
+    /// The buying window closes: the active player is to draw from the stock, or,
+    /// when it already asked to (L-5.1 Decision), gets the stock card now: the
+    /// returned event.
+    fn close_window(&mut self, draw_after: bool) -> Option<Box<Event>> {
+        self.phase = Phase::Draw { declined: true };
+        draw_after.then(|| Box::new(self.draw_for_active()))
+    }
+
+    /// L-5.1 / L-6.5: the active player draws the top card of the stock (recycling
+    /// the pile if needed, L-9.1); with no stock to form, the round ends (L-9.2).
+    fn draw_for_active(&mut self) -> Event {
+        let s = self.active as usize;
+        let (card, recycled) = self.draw_from_stock();
+        let round_end = match card {
+            Some(c) => {
+                self.seats[s].hand.0[c.id() as usize] += 1;
+                self.phase = Phase::Play;
+                None
+            }
+            None => Some(self.end_round(None, RoundEndReason::StockExhausted)),
+        };
+        Event {
+            seat: s,
+            kind: EventKind::DrewStock { card },
+            recycled,
+            round_end,
+            floating: false,
+            then: None,
         }
     }
 
@@ -1183,8 +1759,8 @@ impl GameState {
         self.phase = Phase::Cut;
     }
 
-    /// L-10: score the round (cards left in hand, the cut bonus), add to the totals,
-    /// and move to `RoundOver`, or `GameOver` after the last round.
+    /// L-10: score the round (cards left in hand, the cut bonus, W-9 penalties), add
+    /// to the totals, and move to `RoundOver`, or `GameOver` after the last round.
     pub(crate) fn end_round(&mut self, winner: Option<u8>, reason: RoundEndReason) -> RoundEnd {
         let points = self.rules.points_by_id();
         for (i, seat) in self.seats.iter_mut().enumerate() {
@@ -1200,7 +1776,7 @@ impl GameState {
             } else {
                 0
             };
-            seat.round_score = left + bonus;
+            seat.round_score = left + bonus + seat.penalty;
             seat.total += seat.round_score;
         }
         self.went_out = winner;
@@ -1320,6 +1896,46 @@ impl GameState {
                 }
                 if self.next_asked(&w).is_none() {
                     return bad("phase buying, but no seat may buy the top discard".into());
+                }
+            }
+            Phase::Calling(w) => {
+                if w.discarder as usize >= n || (w.passed >> n) != 0 {
+                    return bad("the call offer names seats that do not exist".into());
+                }
+                let allowed = match w.kind {
+                    CallKind::Rummy => self.rules.rummy_call && self.seats[w.discarder as usize].down,
+                    CallKind::Liverpool => self.rules.liverpool_call,
+                };
+                if !allowed {
+                    return bad(format!(
+                        "phase calling: these rules (or this discarder) allow no {} call (W-7)",
+                        w.kind.name()
+                    ));
+                }
+                if !self.discard_top().is_some_and(|c| self.fits_table(c)) {
+                    return bad("phase calling, but the top discard fits no table meld (W-7)".into());
+                }
+                if self.next_call_asked(&w).is_none() {
+                    return bad("phase calling, but no seat is left to ask (W-7)".into());
+                }
+            }
+            Phase::CallDiscard { caller } => {
+                if caller as usize >= n
+                    || !self.seats[caller as usize].down
+                    || self.seats[caller as usize].hand.total() == 0
+                {
+                    return bad(
+                        "call_discard: the Liverpool caller must be a seat that is down and holds a card (W-7.2)"
+                            .into(),
+                    );
+                }
+            }
+            Phase::Play => {
+                if self.seats[self.active as usize].hand.total() == 0 {
+                    return bad(
+                        "in phase play the active player holds a card (a player left with none ends the turn at once, W-8)"
+                            .into(),
+                    );
                 }
             }
             _ => {}
