@@ -332,9 +332,11 @@ impl GameState {
                 Some(c) if c < n => Phase::CallDiscard { caller: c as u8 },
                 _ => return bad("phase call_discard needs 'caller', a seat"),
             },
-            other => return bad(format!(
+            other => {
+                return bad(format!(
                 "phase '{other}' is not one of cut, draw, play, buying, calling, call_discard, round_over, game_over"
-            )),
+            ))
+            }
         };
         if pos.declined && !matches!(phase, Phase::Draw { .. }) {
             return bad("'declined' only applies in phase draw");
