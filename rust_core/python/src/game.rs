@@ -811,13 +811,28 @@ impl PyGameState {
     }
 
     /// Apply `action` (an `Action` or a step dict) by `seat` and return the `Event`.
-    /// A refused action raises `IllegalMoveError` and changes nothing.
+    /// A refused action raises `IllegalMoveError` and changes nothing (but for W-9:
+    /// a refused go-down attempt is charged its penalty, and the message says so).
     fn apply(&mut self, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<PyEvent> {
         let seat = seat_arg(&self.state, seat)?;
         let action = extract_action(action)?;
         Ok(PyEvent {
             event: py_result(self.state.apply(seat, &action))?,
         })
+    }
+
+    /// Apply one scenario step as the conformance runner does, and return the events
+    /// of every action it stood for. The CONFORMANCE.md shorthands are expanded:
+    /// `draw_stock` by the active player passes every seat still to answer a buying
+    /// window or call offer and then draws; a `buy` or call by a seat the engine does
+    /// not ask yet passes every seat asked before it. Atomic: if the last action is
+    /// refused, nothing is kept and its error is raised. The engine itself (`apply`)
+    /// never decides for a seat.
+    fn apply_step(&mut self, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<Vec<PyEvent>> {
+        let seat = seat_arg(&self.state, seat)?;
+        let action = extract_action(action)?;
+        let events = py_result(game::apply_step(&mut self.state, seat, &action))?;
+        Ok(events.into_iter().map(|event| PyEvent { event }).collect())
     }
 
     // ----- views -----

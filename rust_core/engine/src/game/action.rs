@@ -376,6 +376,12 @@ pub struct RoundEnd {
     pub game_over: bool,
     /// At game over: the seat(s) with the lowest total (several for a draw).
     pub winners: Vec<usize>,
+    /// L-10.2: the cut bonus part of each seat's score (empty when nobody earned it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cut_bonus: Vec<i32>,
+    /// W-9: the failed go-down penalties in each seat's score (empty when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub penalties: Vec<i32>,
 }
 
 /// What an action did.

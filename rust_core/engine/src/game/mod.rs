@@ -28,7 +28,7 @@ mod tests_w;
 pub use action::{Action, Event, EventKind, RoundEnd, RoundEndReason};
 pub use legal::GO_DOWN_LIMIT;
 pub use position::{Position, PositionCalls, PositionMeld, PositionRng, PositionWindow};
-pub use scenario::{run_file, run_paths, run_scenario, RunSummary, ScenarioReport};
+pub use scenario::{apply_step, run_file, run_paths, run_scenario, RunSummary, ScenarioReport};
 pub use snapshot::Step;
 pub use state::{BuyWindow, CallKind, CallWindow, GameState, Phase, TableMeld, MAX_SEATS};
 pub use view::{observation_layout, MeldView, ObservationLayout, PlayerView, PHASE_NAMES};

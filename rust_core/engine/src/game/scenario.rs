@@ -4,7 +4,7 @@
 //! problem — malformed JSON, a bad position, an unknown action — becomes a FAIL
 //! line with a clear message, never a panic.
 
-use super::action::Action;
+use super::action::{Action, Event};
 use super::position::Position;
 use super::state::{GameState, Phase};
 use crate::card::{format_cards, Card};
@@ -175,9 +175,9 @@ fn run_step(state: &mut GameState, step: &Value) -> Result<(), String> {
     let what = format!("{} by seat {seat}", action.name());
     let before = state.clone();
     match (apply_step(state, seat, &action), expected_error) {
-        (Ok(()), None) => {}
+        (Ok(_), None) => {}
         (Err(e), None) => return Err(format!("{what}: expected ok, got error {}: {}", e.code, e.message)),
-        (Ok(()), Some(code)) => return Err(format!("{what}: expected error {code}, but the action was accepted")),
+        (Ok(_), Some(code)) => return Err(format!("{what}: expected error {code}, but the action was accepted")),
         (Err(e), Some(code)) => {
             if e.code.as_str() != code {
                 return Err(format!(
@@ -213,8 +213,9 @@ fn run_step(state: &mut GameState, step: &Value) -> Result<(), String> {
 ///   engine says `not_your_turn`): every seat asked before it passes.
 ///
 /// An expanded step is atomic: if its last action is refused, none of the passes it
-/// stood for is kept and the step reports that action's error.
-fn apply_step(state: &mut GameState, seat: usize, action: &Action) -> Result<(), Error> {
+/// stood for is kept and the step reports that action's error. Returns the events of
+/// every action applied, in order.
+pub fn apply_step(state: &mut GameState, seat: usize, action: &Action) -> Result<Vec<Event>, Error> {
     let window_open = |g: &GameState| matches!(g.phase(), Phase::Buying(_) | Phase::Calling(_));
     // Each pass shrinks a window; a draw opens at most one; so this bounds any expansion.
     let bound = 4 * state.players() + 4;
@@ -227,37 +228,40 @@ fn apply_step(state: &mut GameState, seat: usize, action: &Action) -> Result<(),
                 ) =>
         {
             let mut trial = state.clone();
+            let mut events = Vec::new();
             for _ in 0..bound {
                 if window_open(&trial) {
                     let asked = trial.to_act().unwrap_or(seat);
-                    trial.apply(asked, &Action::Pass)?;
+                    events.push(trial.apply(asked, &Action::Pass)?);
                 } else if matches!(trial.phase(), Phase::Draw { .. }) {
-                    trial.apply(seat, &Action::DrawStock)?;
+                    events.push(trial.apply(seat, &Action::DrawStock)?);
                 } else {
                     break; // drawn (phase play), or the round ended (L-9.2)
                 }
             }
             *state = trial;
-            Ok(())
+            Ok(events)
         }
         Action::Buy | Action::CallRummy | Action::CallLiverpool { .. } => {
             let mut trial = state.clone();
+            let mut events = Vec::new();
             for _ in 0..bound {
                 match trial.check(seat, action) {
                     Err(e) if e.code == ErrorCode::NotYourTurn && window_open(&trial) => {
                         let asked = trial.to_act().unwrap_or(seat);
-                        if asked == seat || trial.apply(asked, &Action::Pass).is_err() {
-                            return Err(e);
+                        match trial.apply(asked, &Action::Pass) {
+                            Ok(event) if asked != seat => events.push(event),
+                            _ => return Err(e),
                         }
                     }
                     _ => break,
                 }
             }
-            trial.apply(seat, action)?;
+            events.push(trial.apply(seat, action)?);
             *state = trial;
-            Ok(())
+            Ok(events)
         }
-        _ => state.apply(seat, action).map(drop),
+        _ => state.apply(seat, action).map(|e| vec![e]),
     }
 }
 

@@ -1796,6 +1796,13 @@ impl GameState {
         self.taken_discard = None;
         let game_over = self.round >= self.rules.rounds();
         self.phase = if game_over { Phase::GameOver } else { Phase::RoundOver };
+        let n = self.players();
+        let bonus = self.cut_bonus.map_or(Vec::new(), |c| {
+            (0..n)
+                .map(|s| if s == c as usize { self.rules.cut_bonus } else { 0 })
+                .collect()
+        });
+        let penalties = self.penalties();
         RoundEnd {
             round: self.round,
             winner: winner.map(usize::from),
@@ -1804,6 +1811,8 @@ impl GameState {
             totals: self.totals(),
             game_over,
             winners: self.winners(),
+            cut_bonus: if bonus.iter().any(|&b| b != 0) { bonus } else { Vec::new() },
+            penalties: if penalties.iter().any(|&p| p != 0) { penalties } else { Vec::new() },
         }
     }
 
