@@ -877,6 +877,17 @@ NO_WINNER_POSITION: dict[str, Any] = _position(
 )
 
 
+def _the_draw(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The stock draw among a step's events: a ``drew_stock`` event, or the one a pass
+    set off when it closed the buying window (with the round's end, if it ended it)."""
+    for event in reversed(events):
+        if event.get("event") == "drew_stock":
+            return event
+        if event.get("then"):
+            return {**event["then"], "round_end": event.get("round_end")}
+    return events[-1]
+
+
 def recycling_demo(rules: RuleSet | None = None) -> SimpleNamespace:
     """L-9: a draw from the empty stock shuffles the discard pile (but its top) into a new stock;
     with no pile to shuffle the round ends with no winner."""
@@ -895,10 +906,12 @@ def recycling_demo(rules: RuleSet | None = None) -> SimpleNamespace:
         seat = state.active
         head = piles(state)
         try:
-            event = state.apply(seat, Action.draw_stock()).to_dict()
+            # The other seats pass on the top discard first (L-5.1); the draw follows.
+            events = [e.to_dict() for e in state.apply_step(seat, Action.draw_stock())]
         except LiverpoolError as error:
             result.value = head + refusal_html(error)
             return
+        event = _the_draw(events)
         end = event.get("round_end")
         if end is None:
             result.value = (
