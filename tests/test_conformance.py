@@ -90,7 +90,9 @@ def expanded(g: GameState, seat: int, action: Action) -> list[tuple[int, Action]
             out.append(step)
         return out
     if action.name in ("buy", "call_rummy", "call_liverpool"):
-        while trial.phase in windows and trial.to_act not in (None, seat):
+        # The seat asked passes (the caller too, when it is asked about rummy and calls
+        # Liverpool, which is offered after it: W-7).
+        while trial.phase in windows and trial.to_act is not None:
             try:
                 trial.check(seat, action)
                 break

@@ -247,11 +247,13 @@ pub fn apply_step(state: &mut GameState, seat: usize, action: &Action) -> Result
             let mut events = Vec::new();
             for _ in 0..bound {
                 match trial.check(seat, action) {
+                    // The seat asked passes — the caller itself too, when it is asked
+                    // about rummy but calls Liverpool, which is offered after it (W-7).
                     Err(e) if e.code == ErrorCode::NotYourTurn && window_open(&trial) => {
                         let asked = trial.to_act().unwrap_or(seat);
                         match trial.apply(asked, &Action::Pass) {
-                            Ok(event) if asked != seat => events.push(event),
-                            _ => return Err(e),
+                            Ok(event) => events.push(event),
+                            Err(_) => return Err(e),
                         }
                     }
                     _ => break,

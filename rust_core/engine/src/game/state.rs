@@ -999,7 +999,15 @@ impl GameState {
         };
         let no = |msg: String| refuse(ErrorCode::CallNotAllowed, "W-7.1", msg);
         if w.kind == CallKind::Liverpool {
-            return no("the chance has passed: everyone passed on the rummy call before the Liverpool offer".into());
+            let why = if self.seats[w.discarder as usize].down {
+                "the chance has passed: everyone passed on the rummy call before the Liverpool offer".to_string()
+            } else {
+                format!(
+                    "seat {} (the discarder) has not gone down: rummy is called only on a player who is down",
+                    w.discarder
+                )
+            };
+            return no(why);
         }
         if seat == w.discarder {
             return no(format!("seat {seat} discarded this card: another player calls rummy"));
@@ -1811,8 +1819,16 @@ impl GameState {
             totals: self.totals(),
             game_over,
             winners: self.winners(),
-            cut_bonus: if bonus.iter().any(|&b| b != 0) { bonus } else { Vec::new() },
-            penalties: if penalties.iter().any(|&p| p != 0) { penalties } else { Vec::new() },
+            cut_bonus: if bonus.iter().any(|&b| b != 0) {
+                bonus
+            } else {
+                Vec::new()
+            },
+            penalties: if penalties.iter().any(|&p| p != 0) {
+                penalties
+            } else {
+                Vec::new()
+            },
         }
     }
 
