@@ -13,6 +13,19 @@ macro_rules! templates {
         /// `(id, English template)` for every message, sorted by id.
         pub const TEMPLATES: &[(&str, &str)] = &[$(($key, $template)),*];
 
+        /// The English template of a message id, looked up at compile time (`msg!`
+        /// uses it in a constant): an id missing from the table does not compile.
+        pub const fn const_template(key: &str) -> &'static str {
+            let mut i = 0;
+            while i < TEMPLATES.len() {
+                if same_text(TEMPLATES[i].0, key) {
+                    return TEMPLATES[i].1;
+                }
+                i += 1;
+            }
+            panic!("unknown message id: add it to messages::TEMPLATES");
+        }
+
         /// The English template of a message id.
         pub fn template(key: &str) -> Option<&'static str> {
             match key {
@@ -21,6 +34,21 @@ macro_rules! templates {
             }
         }
     };
+}
+
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 templates! {
