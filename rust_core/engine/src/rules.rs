@@ -6,7 +6,8 @@
 //! checked by [`RuleSet::validate`] before any engine uses it.
 
 use crate::card::{Card, JOKER_ID};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, ErrorCode, Message, Result};
+use crate::msg;
 use serde::{Deserialize, Serialize};
 
 /// What a round asks for before a player may go down (L-3).
@@ -32,19 +33,30 @@ impl Contract {
     }
     /// "2 sets", "1 set + 1 run", "3 runs (whole hand)".
     pub fn describe(&self) -> String {
-        let part = |n: u8, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        let mut parts = vec![];
-        if self.sets > 0 {
-            parts.push(part(self.sets, "set", "sets"));
-        }
-        if self.runs > 0 {
-            parts.push(part(self.runs, "run", "runs"));
-        }
-        let mut s = parts.join(" + ");
+        self.describe_message().english()
+    }
+
+    /// [`Contract::describe`] as a translatable message.
+    pub fn describe_message(&self) -> Message {
+        let sets = match self.sets {
+            1 => msg!("contract.one_set"),
+            n => msg!("contract.sets", n = n),
+        };
+        let runs = match self.runs {
+            1 => msg!("contract.one_run"),
+            n => msg!("contract.runs", n = n),
+        };
+        let melds = match (self.sets, self.runs) {
+            (0, 0) => msg!("contract.no_melds"),
+            (_, 0) => sets,
+            (0, _) => runs,
+            _ => msg!("contract.sets_and_runs", sets = sets, runs = runs),
+        };
         if self.whole_hand {
-            s.push_str(" (whole hand, no discard)");
+            msg!("contract.whole_hand", melds = melds)
+        } else {
+            melds
         }
-        s
     }
 }
 
@@ -332,10 +344,10 @@ impl RuleSet {
             "liverpool" | "l" => Ok(RuleSet::liverpool()),
             "contract" | "c" => Ok(RuleSet::contract()),
             "liverpool-classic" | "w" => Ok(RuleSet::liverpool_classic()),
-            other => Err(Error::new(
+            other => Err(Error::with(
                 ErrorCode::InvalidRules,
                 None,
-                format!("unknown rule set '{other}': the presets are liverpool, contract, liverpool-classic"),
+                msg!("rules.unknown_preset", name = other),
             )),
         }
     }
@@ -345,13 +357,8 @@ impl RuleSet {
     }
 
     pub fn from_json(text: &str) -> Result<RuleSet> {
-        let rules: RuleSet = serde_json::from_str(text).map_err(|e| {
-            Error::new(
-                ErrorCode::InvalidRules,
-                None,
-                format!("rule set JSON is not valid: {e}"),
-            )
-        })?;
+        let rules: RuleSet = serde_json::from_str(text)
+            .map_err(|e| Error::with(ErrorCode::InvalidRules, None, msg!("rules.bad_json", error = e)))?;
         rules.validate()?;
         Ok(rules)
     }
@@ -362,97 +369,98 @@ impl RuleSet {
 
     /// Refuse inconsistent rule sets with a sentence saying what is wrong.
     pub fn validate(&self) -> Result<()> {
-        let bad = |msg: String| Err(Error::new(ErrorCode::InvalidRules, None, msg));
+        let bad = |msg: Message| Err(Error::with(ErrorCode::InvalidRules, None, msg));
         if self.contracts.is_empty() {
-            return bad("a rule set needs at least one round".into());
+            return bad(msg!("rules.no_rounds"));
         }
         if self.deal_sizes.len() != self.contracts.len() {
-            return bad(format!(
-                "deal_sizes has {} rounds but contracts has {}",
-                self.deal_sizes.len(),
-                self.contracts.len()
+            return bad(msg!(
+                "rules.deal_sizes_mismatch",
+                deal_sizes = self.deal_sizes.len(),
+                contracts = self.contracts.len()
             ));
         }
         if self.min_players < 2 || self.min_players > self.max_players || self.max_players > 16 {
-            return bad(format!(
-                "players must satisfy 2 <= min_players ({}) <= max_players ({}) <= 16",
-                self.min_players, self.max_players
+            return bad(msg!(
+                "rules.player_range",
+                min = self.min_players,
+                max = self.max_players
             ));
         }
         if !(self.min_players..=self.max_players).contains(&self.default_players) {
-            return bad("default_players is outside min_players..=max_players".into());
+            return bad(msg!("rules.default_players"));
         }
         if self.deck_tiers.is_empty()
             || self.deck_tiers.windows(2).any(|w| w[0].max_players >= w[1].max_players)
             || self.deck_tiers.last().unwrap().max_players < self.max_players
         {
-            return bad("deck_tiers must be sorted by max_players and cover max_players".into());
+            return bad(msg!("rules.deck_tiers_order"));
         }
         for t in &self.deck_tiers {
             if t.decks == 0 || t.decks > 4 || t.jokers > 16 {
-                return bad(format!(
-                    "a deck tier has {} decks and {} jokers: 1-4 decks, at most 16 jokers",
-                    t.decks, t.jokers
-                ));
+                return bad(msg!("rules.deck_tier_size", decks = t.decks, jokers = t.jokers));
             }
         }
         if self.set_size_min < 3 || self.run_size_min < 3 || self.whole_hand_run_min < 3 {
-            return bad("sets and runs need at least 3 cards".into());
+            return bad(msg!("rules.meld_min_size"));
         }
         if self.set_size_max.is_some_and(|m| m < self.set_size_min)
             || self.run_size_max.is_some_and(|m| m < self.run_size_min)
         {
-            return bad("a maximum opening size is below its minimum".into());
+            return bad(msg!("rules.max_below_min"));
         }
         if self.run_size_min > 14 || self.whole_hand_run_min > 14 {
-            return bad("a run cannot be longer than 14 cards (A..K..A)".into());
+            return bad(msg!("rules.run_too_long"));
         }
         if self.min_naturals_set > self.set_size_min || self.min_naturals_run > self.run_size_min {
-            return bad("minimum naturals exceed the minimum meld size".into());
+            return bad(msg!("rules.naturals_exceed_size"));
         }
         if let Some(w) = self.run_naturals_window {
             if w < self.min_naturals_run {
-                return bad("run_naturals_window is smaller than min_naturals_run".into());
+                return bad(msg!("rules.naturals_window"));
             }
         }
         for (i, c) in self.contracts.iter().enumerate() {
             if c.melds() == 0 || c.melds() > 6 {
-                return bad(format!("round {}: a contract needs 1 to 6 melds", i + 1));
+                return bad(msg!("rules.contract_melds", round = i + 1));
             }
         }
         for (i, (&deal, c)) in self.deal_sizes.iter().zip(&self.contracts).enumerate() {
             let needed = c.sets as usize * self.set_size_min as usize + c.runs as usize * self.run_size_min as usize;
             if deal == 0 || (deal as usize) < needed.saturating_sub(1) {
-                return bad(format!(
-                    "round {}: {deal} cards dealt cannot hold the contract ({} cards)",
-                    i + 1,
-                    needed
+                return bad(msg!(
+                    "rules.deal_too_small",
+                    round = i + 1,
+                    deal = deal,
+                    needed = needed
                 ));
             }
             let (decks, jokers) = self.deck_for(self.max_players);
             let deck = decks as usize * 52 + jokers as usize;
             if self.max_players as usize * deal as usize + 2 > deck {
-                return bad(format!(
-                    "round {}: the deck cannot deal {deal} cards to {} players",
-                    i + 1,
-                    self.max_players
+                return bad(msg!(
+                    "rules.deck_too_small",
+                    round = i + 1,
+                    deal = deal,
+                    players = self.max_players
                 ));
             }
         }
         if let Some((lo, hi)) = self.cut_range {
             if lo == 0 || lo > hi {
-                return bad(format!("cut_range ({lo}, {hi}) must satisfy 1 <= low <= high (L-2.4)"));
+                return bad(msg!("rules.cut_range", low = lo, high = hi));
             }
         }
         if self.max_turns_per_round == 0 {
-            return bad("max_turns_per_round must be positive".into());
+            return bad(msg!("rules.max_turns"));
         }
         // Profile W options (W-6 "Yo").
         for (i, &s) in self.call_order.iter().enumerate() {
             if s >= self.max_players || self.call_order[..i].contains(&s) {
-                return bad(format!(
-                    "call_order {:?} must list distinct seats below max_players ({}) (W-6)",
-                    self.call_order, self.max_players
+                return bad(msg!(
+                    "rules.call_order",
+                    order = format!("{:?}", self.call_order),
+                    max = self.max_players
                 ));
             }
         }
@@ -502,10 +510,10 @@ impl RuleSet {
 
     pub fn check_round(&self, round: u8) -> Result<()> {
         if round == 0 || round > self.rounds() {
-            return Err(Error::new(
+            return Err(Error::refused(
                 ErrorCode::InvalidRound,
-                Some("L-3"),
-                format!("round {round} does not exist: rounds are 1..={}", self.rounds()),
+                "L-3",
+                msg!("round.no_such_round", round = round, rounds = self.rounds()),
             ));
         }
         Ok(())
@@ -537,7 +545,8 @@ impl RuleSet {
     }
 
     /// Check a multiset of cards against the deck: no more copies than it holds.
-    pub fn check_copies(&self, counts: &[u8; 53], players: u8, what: &str) -> Result<()> {
+    pub fn check_copies(&self, counts: &[u8; 53], players: u8, what: impl Into<Message>) -> Result<()> {
+        let what = what.into();
         let (d, j) = self.deck_for(players);
         if counts[JOKER_ID as usize] > j {
             let code = if j == 0 {
@@ -545,24 +554,30 @@ impl RuleSet {
             } else {
                 ErrorCode::TooManyCopies
             };
-            return Err(Error::rule(
+            return Err(Error::refused(
                 code,
                 "L-1.2",
-                format!(
-                    "{what} holds {} jokers but the '{}' deck has {j}",
-                    counts[52], self.name
+                msg!(
+                    "deck.too_many_jokers",
+                    what = what,
+                    count = counts[52],
+                    rules = &self.name,
+                    jokers = j
                 ),
             ));
         }
         for id in 0..52u8 {
             if counts[id as usize] > d {
                 let card = Card::from_id(id).expect("id < 52");
-                return Err(Error::rule(
+                return Err(Error::refused(
                     ErrorCode::TooManyCopies,
                     "L-1.2",
-                    format!(
-                        "{what} holds {} copies of {card} but the deck has {d}",
-                        counts[id as usize]
+                    msg!(
+                        "deck.too_many_copies",
+                        what = what,
+                        count = counts[id as usize],
+                        card = card,
+                        copies = d
                     ),
                 ));
             }

@@ -6,8 +6,9 @@
 use super::action::{Action, Event, EventKind, History, RoundEnd, RoundEndReason};
 use crate::card::{Card, CardCounts, CARD_KINDS};
 use crate::deal::{bad_cut, deal_round, draw_cut, shuffled_deck_with, Dealt};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, ErrorCode, Message, Result};
 use crate::meld::{check_go_down, End, Meld};
+use crate::msg;
 use crate::rng::Rng;
 use crate::rules::{BuyPriority, BuyingRule, Contract, JokerSwapRule, RuleSet, TieBreak};
 use serde::{Deserialize, Serialize};
@@ -58,6 +59,14 @@ pub enum CallKind {
     Rummy,
     /// W-7.2: a seat that is down takes the card, lays it off at once and discards.
     Liverpool,
+}
+
+/// The call's name as a message (translated with the sentence it is part of).
+fn call_name(kind: CallKind) -> Message {
+    match kind {
+        CallKind::Rummy => msg!("call.rummy"),
+        CallKind::Liverpool => msg!("call.liverpool"),
+    }
 }
 
 impl CallKind {
@@ -255,8 +264,8 @@ enum Plan {
     NextRound,
 }
 
-fn refuse<T>(code: ErrorCode, rule: &'static str, msg: impl Into<String>) -> Result<T> {
-    Err(Error::rule(code, rule, msg))
+fn refuse<T>(code: ErrorCode, rule: &'static str, msg: Message) -> Result<T> {
+    Err(Error::refused(code, rule, msg))
 }
 
 /// Counts of a card list without overflow; `None` if some card appears more than 255 times.
@@ -278,12 +287,15 @@ impl GameState {
     pub fn new(rules: Arc<RuleSet>, players: usize, seed: u64) -> Result<GameState> {
         rules.validate()?;
         if players < rules.min_players as usize || players > rules.max_players as usize {
-            return Err(Error::rule(
+            return Err(Error::refused(
                 ErrorCode::InvalidArgument,
                 "L-1.1",
-                format!(
-                    "{players} players: the '{}' rules allow {}..={}",
-                    rules.name, rules.min_players, rules.max_players
+                msg!(
+                    "game.players_out_of_range",
+                    players = players,
+                    rules = &rules.name,
+                    min = rules.min_players,
+                    max = rules.max_players
                 ),
             ));
         }
@@ -328,10 +340,14 @@ impl GameState {
                 Ok(_) => {}
                 Err(_) if g.history_len() > recorded => {} // W-9: a charged attempt
                 Err(e) => {
-                    return Err(Error {
-                        message: format!("action {i} ({} by seat {seat}): {}", action.name(), e.message),
-                        ..e
-                    })
+                    let reason = e.to_message();
+                    return Err(e.reworded(msg!(
+                        "replay.refused",
+                        index = i,
+                        action = action.name(),
+                        seat = seat,
+                        reason = reason
+                    )));
                 }
             }
         }
@@ -344,10 +360,10 @@ impl GameState {
     /// seat index panic on a bad seat; call this first with untrusted input.
     pub fn check_seat(&self, seat: usize) -> Result<()> {
         if seat >= self.players() {
-            return Err(Error::new(
+            return Err(Error::with(
                 ErrorCode::InvalidArgument,
                 None,
-                format!("seat {seat} does not exist: seats are 0..{}", self.players),
+                msg!("seat.no_such_seat", seat = seat, players = self.players),
             ));
         }
         Ok(())
@@ -559,33 +575,24 @@ impl GameState {
     /// Why `seat` may not buy the current top discard in window `w` (None: it may, if
     /// it is its turn to answer, L-6.3).
     fn buy_refusal(&self, seat: u8, w: &BuyWindow) -> Option<Error> {
-        let no = |rule: &'static str, msg: String| Some(Error::rule(ErrorCode::BuyNotAllowed, rule, msg));
+        let no = |rule: &'static str, msg: Message| Some(Error::refused(ErrorCode::BuyNotAllowed, rule, msg));
         let refusal = if seat == self.active {
-            no(
-                "L-6.2",
-                format!("seat {seat} is the active player: it takes the discard or draws"),
-            )
+            no("L-6.2", msg!("buy.active_player_takes_or_draws", seat = seat))
         } else if w.last_buyer == Some(seat) {
-            no(
-                "L-6.4",
-                format!("seat {seat} bought the previous card: nobody buys two cards in succession"),
-            )
+            no("L-6.4", msg!("buy.bought_previous", seat = seat))
         } else if w.passed >> seat & 1 == 1 {
-            no("L-6.3", format!("seat {seat} has passed on this card"))
+            no("L-6.3", msg!("buy.already_passed", seat = seat))
         } else if self
             .rules
             .buy_limit_per_round
             .is_some_and(|limit| self.seats[seat as usize].buys >= limit)
         {
             let limit = self.rules.buy_limit_per_round.unwrap_or(0);
-            no("C-5", format!("seat {seat} has made its {limit} buys this round"))
+            no("C-5", msg!("buy.limit_reached", seat = seat, limit = limit))
         } else if self.discard.is_empty() {
-            no("L-6.4", "the discard pile is empty".into())
+            no("L-6.4", msg!("discard.pile_empty"))
         } else if !self.penalty_available() {
-            no(
-                "L-6.6",
-                "no penalty card can be drawn, even after recycling the discard pile".into(),
-            )
+            no("L-6.6", msg!("buy.no_penalty_card"))
         } else {
             None
         };
@@ -616,7 +623,7 @@ impl GameState {
 
     /// L-6.3: refuse `seat`'s answer in window `w` when another seat answers first.
     /// Under W-6 "Yo" any seat still in the window may answer: the first caller wins.
-    fn require_asked(&self, seat: u8, w: &BuyWindow, what: &str) -> Result<()> {
+    fn require_asked(&self, seat: u8, w: &BuyWindow, buying: bool) -> Result<()> {
         if self.rules.buy_priority == BuyPriority::FirstCaller {
             return Ok(());
         }
@@ -624,7 +631,11 @@ impl GameState {
             Some(first) if first != seat as usize => refuse(
                 ErrorCode::NotYourTurn,
                 "L-6.3",
-                format!("seat {first} is asked first: seat {seat} may {what} only when its turn to answer comes"),
+                if buying {
+                    msg!("buy.asked_first", first = first, seat = seat)
+                } else {
+                    msg!("pass.asked_first", first = first, seat = seat)
+                },
             ),
             _ => Ok(()),
         }
@@ -766,13 +777,13 @@ impl GameState {
         let points = self.rules.failed_go_down_penalty;
         self.seats[seat].penalty += i32::from(points);
         self.history.push(seat as u8, action);
-        Error {
-            message: format!(
-                "{}; W-9: a failed go-down costs {points} points, added to seat {seat}'s round score",
-                e.message
-            ),
-            ..e
-        }
+        let reason = e.to_message();
+        e.reworded(msg!(
+            "go_down.failed_penalty",
+            reason = reason,
+            points = points,
+            seat = seat
+        ))
     }
 
     fn plan(&self, seat: usize, action: &Action) -> Result<Plan> {
@@ -780,34 +791,16 @@ impl GameState {
         let seat = seat as u8;
         match (self.phase, action) {
             (Phase::GameOver, Action::NextRound) => {
-                return refuse(
-                    ErrorCode::GameOver,
-                    "L-10.3",
-                    "the game is over: there is no next round",
-                )
+                return refuse(ErrorCode::GameOver, "L-10.3", msg!("game.over_no_next_round"))
             }
             (Phase::RoundOver | Phase::GameOver, Action::CallRummy | Action::CallLiverpool { .. })
                 if self.has_calls() && self.went_out.is_some() =>
             {
-                return refuse(
-                    ErrorCode::CallNotAllowed,
-                    "W-7",
-                    "the last discard took its player out: the calls do not apply to it",
-                )
+                return refuse(ErrorCode::CallNotAllowed, "W-7", msg!("call.after_going_out"))
             }
-            (Phase::GameOver, _) => {
-                return refuse(
-                    ErrorCode::RoundOver,
-                    "L-10.3",
-                    "the last round has ended: the game is over",
-                )
-            }
+            (Phase::GameOver, _) => return refuse(ErrorCode::RoundOver, "L-10.3", msg!("game.over")),
             (Phase::RoundOver, a) if *a != Action::NextRound => {
-                return refuse(
-                    ErrorCode::RoundOver,
-                    "L-5.6",
-                    "the round has ended: only next_round is possible",
-                )
+                return refuse(ErrorCode::RoundOver, "L-5.6", msg!("round.over_only_next_round"))
             }
             _ => {}
         }
@@ -818,12 +811,10 @@ impl GameState {
                 self.require_active(seat)?;
                 match self.phase {
                     Phase::Draw { declined: false } => Ok(Plan::Decline { draw_after: false }),
-                    Phase::Draw { declined: true } | Phase::Buying(_) => refuse(
-                        ErrorCode::WrongPhase,
-                        "L-5.1",
-                        "the top discard was already declined this turn",
-                    ),
-                    _ => Err(self.wrong_phase("decline the discard", "L-5.1")),
+                    Phase::Draw { declined: true } | Phase::Buying(_) => {
+                        refuse(ErrorCode::WrongPhase, "L-5.1", msg!("discard.already_declined"))
+                    }
+                    _ => Err(self.wrong_phase(msg!("doing.decline_discard"), "L-5.1")),
                 }
             }
             Action::Buy => self.plan_buy(seat),
@@ -840,14 +831,14 @@ impl GameState {
             Action::Discard { card } => self.plan_discard(seat, *card),
             Action::NextRound => {
                 if self.phase != Phase::RoundOver {
-                    return refuse(ErrorCode::WrongPhase, "L-2.1", "the round is not over");
+                    return refuse(ErrorCode::WrongPhase, "L-2.1", msg!("round.not_over"));
                 }
                 let next_dealer = (self.dealer + 1) % self.players;
                 if seat != next_dealer {
                     return refuse(
                         ErrorCode::NotYourTurn,
                         "L-2.1",
-                        format!("seat {next_dealer}, the next dealer, starts the next round"),
+                        msg!("round.next_dealer_starts", seat = next_dealer),
                     );
                 }
                 Ok(Plan::NextRound)
@@ -867,12 +858,12 @@ impl GameState {
         match self.phase {
             Phase::Draw { declined: false } => {}
             Phase::Draw { declined: true } | Phase::Buying(_) => {
-                return refuse(ErrorCode::WrongPhase, "L-5.1", "the top discard was declined this turn")
+                return refuse(ErrorCode::WrongPhase, "L-5.1", msg!("discard.declined"))
             }
-            _ => return Err(self.wrong_phase("take the discard", "L-5.1")),
+            _ => return Err(self.wrong_phase(msg!("doing.take_discard"), "L-5.1")),
         }
         let Some(top) = self.discard_top() else {
-            return refuse(ErrorCode::WrongPhase, "L-5.1", "the discard pile is empty");
+            return refuse(ErrorCode::WrongPhase, "L-5.1", msg!("discard.pile_empty"));
         };
         // W-8: a floating player (no cards) could neither discard the taken card this
         // turn nor, unless it fits a table meld, lay it off: it would have no move.
@@ -881,10 +872,7 @@ impl GameState {
             return refuse(
                 ErrorCode::DiscardTakenCard,
                 "W-8",
-                format!(
-                    "seat {seat} holds no card: it could neither discard {top} this turn nor lay it off \
-                     on a table meld, so it draws from the stock"
-                ),
+                msg!("take.floating_no_move", seat = seat, card = top),
             );
         }
         Ok(Plan::TakeDiscard)
@@ -898,16 +886,9 @@ impl GameState {
                     ErrorCode::NotYourTurn,
                     "L-5.1",
                     if w.draw_after {
-                        format!(
-                            "the buying window is open: seat {asked} is asked now; the stock card is \
-                             seat {}'s when it closes",
-                            self.active
-                        )
+                        msg!("draw.window_open_pending", asked = asked, active = self.active)
                     } else {
-                        format!(
-                            "the buying window is open: seat {asked} is asked now; seat {} draws when it closes",
-                            self.active
-                        )
+                        msg!("draw.window_open", asked = asked, active = self.active)
                     },
                 )
             }
@@ -920,7 +901,7 @@ impl GameState {
                         Ok(Plan::Decline { draw_after: true })
                     }
                     Phase::Draw { .. } => Ok(Plan::DrawStock),
-                    _ => Err(self.wrong_phase("draw from the stock", "L-5.1")),
+                    _ => Err(self.wrong_phase(msg!("doing.draw_stock"), "L-5.1")),
                 }
             }
         }
@@ -933,10 +914,10 @@ impl GameState {
                     return refuse(
                         ErrorCode::NotYourTurn,
                         "L-6.3",
-                        format!("seat {seat} is not asked: {}", e.message),
+                        msg!("pass.not_asked", seat = seat, reason = e.to_message()),
                     );
                 }
-                self.require_asked(seat, &w, "pass")?;
+                self.require_asked(seat, &w, false)?;
                 Ok(Plan::Pass)
             }
             Phase::Calling(w) => {
@@ -944,17 +925,13 @@ impl GameState {
                     return refuse(
                         ErrorCode::NotYourTurn,
                         "W-7",
-                        format!("seat {seat} is not asked about the {} call", w.kind.name()),
+                        msg!("call.not_asked", seat = seat, call = call_name(w.kind)),
                     );
                 }
                 self.require_call_turn(seat, &w)?;
                 Ok(Plan::PassCall)
             }
-            _ => refuse(
-                ErrorCode::WrongPhase,
-                "L-6",
-                "there is no open buying window (or call offer) to pass in",
-            ),
+            _ => refuse(ErrorCode::WrongPhase, "L-6", msg!("pass.no_window")),
         }
     }
 
@@ -965,55 +942,50 @@ impl GameState {
             Some(first) if first != seat as usize => refuse(
                 ErrorCode::NotYourTurn,
                 "W-7",
-                format!(
-                    "seat {first} is asked first about the {} call: seat {seat} answers when its turn comes",
-                    w.kind.name()
-                ),
+                msg!("call.asked_first", first = first, seat = seat, call = call_name(w.kind)),
             ),
             _ => Ok(()),
         }
     }
 
     /// Why no call can be made now, outside a call offer (W-7).
-    fn no_call_now(&self, which: &str) -> Error {
+    fn no_call_now(&self, which: CallKind) -> Error {
         let why = match (self.phase, self.discard_top()) {
-            (Phase::Cut, _) => "the round has not been dealt yet".to_string(),
-            (Phase::Draw { declined: false }, None) => "there is no discard to call".to_string(),
+            (Phase::Cut, _) => msg!("phase.not_dealt"),
+            (Phase::Draw { declined: false }, None) => msg!("call.why_no_discard"),
             (Phase::Draw { declined: false }, Some(top)) if !self.fits_table(top) => {
-                format!("the discard {top} fits no table meld")
+                msg!("call.why_no_fit", card = top)
             }
-            (Phase::Draw { declined: false }, Some(top)) => {
-                format!("the calls on {top} were offered and everyone passed")
-            }
-            _ => "the chance has passed: the next player drew or a buy happened".to_string(),
+            (Phase::Draw { declined: false }, Some(top)) => msg!("call.why_everyone_passed", card = top),
+            _ => msg!("call.why_chance_passed"),
         };
-        Error::rule(ErrorCode::CallNotAllowed, "W-7", format!("no {which} call now: {why}"))
+        Error::refused(
+            ErrorCode::CallNotAllowed,
+            "W-7",
+            msg!("call.none_now", call = call_name(which), why = why),
+        )
     }
 
     fn plan_call_rummy(&self, seat: u8) -> Result<Plan> {
         if !self.rules.rummy_call {
-            return refuse(ErrorCode::NotAllowed, "W-7.1", "these rules have no rummy call (W-7.1)");
+            return refuse(ErrorCode::NotAllowed, "W-7.1", msg!("call.rummy_not_in_rules"));
         }
         let Phase::Calling(w) = self.phase else {
-            return Err(self.no_call_now("rummy"));
+            return Err(self.no_call_now(CallKind::Rummy));
         };
-        let no = |msg: String| refuse(ErrorCode::CallNotAllowed, "W-7.1", msg);
+        let no = |msg: Message| refuse(ErrorCode::CallNotAllowed, "W-7.1", msg);
         if w.kind == CallKind::Liverpool {
-            let why = if self.seats[w.discarder as usize].down {
-                "the chance has passed: everyone passed on the rummy call before the Liverpool offer".to_string()
+            return no(if self.seats[w.discarder as usize].down {
+                msg!("call.rummy_passed_before_liverpool")
             } else {
-                format!(
-                    "seat {} (the discarder) has not gone down: rummy is called only on a player who is down",
-                    w.discarder
-                )
-            };
-            return no(why);
+                msg!("call.discarder_not_down", seat = w.discarder)
+            });
         }
         if seat == w.discarder {
-            return no(format!("seat {seat} discarded this card: another player calls rummy"));
+            return no(msg!("call.own_discard_rummy", seat = seat));
         }
         if w.passed >> seat & 1 == 1 {
-            return no(format!("seat {seat} has passed on this rummy call"));
+            return no(msg!("call.already_passed", seat = seat, call = call_name(w.kind)));
         }
         self.require_call_turn(seat, &w)?;
         Ok(Plan::CallRummy)
@@ -1021,43 +993,29 @@ impl GameState {
 
     fn plan_call_liverpool(&self, seat: u8, meld: usize, end: Option<End>) -> Result<Plan> {
         if !self.rules.liverpool_call {
-            return refuse(
-                ErrorCode::NotAllowed,
-                "W-7.2",
-                "these rules have no Liverpool call (W-7.2)",
-            );
+            return refuse(ErrorCode::NotAllowed, "W-7.2", msg!("liverpool_call.not_in_rules"));
         }
         let Phase::Calling(w) = self.phase else {
-            return Err(self.no_call_now("Liverpool"));
+            return Err(self.no_call_now(CallKind::Liverpool));
         };
-        let no = |msg: String| refuse(ErrorCode::CallNotAllowed, "W-7.2", msg);
+        let no = |msg: Message| refuse(ErrorCode::CallNotAllowed, "W-7.2", msg);
         if seat == w.discarder {
-            return no(format!(
-                "seat {seat} discarded this card: it cannot call Liverpool on it"
-            ));
+            return no(msg!("call.own_discard_liverpool", seat = seat));
         }
         let caller = &self.seats[seat as usize];
         if !caller.down {
-            return no(format!(
-                "seat {seat} has not gone down: only a player who is down calls Liverpool"
-            ));
+            return no(msg!("call.caller_not_down", seat = seat));
         }
         if caller.hand.total() == 0 {
-            return no(format!(
-                "seat {seat} holds no card (floating, W-8): a Liverpool caller discards after laying the card off"
-            ));
+            return no(msg!("call.caller_floating", seat = seat));
         }
         if w.kind == CallKind::Liverpool && w.passed >> seat & 1 == 1 {
-            return no(format!("seat {seat} has passed on this Liverpool call"));
+            return no(msg!("call.already_passed", seat = seat, call = call_name(w.kind)));
         }
         if w.kind == CallKind::Rummy {
             // The rummy offer comes first; this seat's Liverpool turn comes after it.
             let first = self.next_call_asked(&w).unwrap_or(self.active as usize);
-            return refuse(
-                ErrorCode::NotYourTurn,
-                "W-7",
-                format!("the rummy call is offered first (seat {first} is asked now); the Liverpool offer follows"),
-            );
+            return refuse(ErrorCode::NotYourTurn, "W-7", msg!("call.rummy_first", first = first));
         }
         self.require_call_turn(seat, &w)?;
         let card = self.discard_top().expect("a call offer has a discard");
@@ -1065,7 +1023,7 @@ impl GameState {
             return refuse(
                 ErrorCode::InvalidLayOff,
                 "W-7.2",
-                format!("there is no table meld {meld} ({} on the table)", self.table.len()),
+                msg!("lay_off.no_such_meld", meld = meld, count = self.table.len()),
             );
         };
         let grown = target.meld.lay_off(&[card], end, &self.rules)?;
@@ -1077,29 +1035,27 @@ impl GameState {
             return refuse(
                 ErrorCode::NotYourTurn,
                 "L-1.3",
-                format!("it is seat {}'s turn, not seat {seat}'s", self.active),
+                msg!("turn.not_your_turn", active = self.active, seat = seat),
             );
         }
         Ok(())
     }
 
-    fn wrong_phase(&self, what: &str, rule: &'static str) -> Error {
+    fn wrong_phase(&self, what: Message, rule: &'static str) -> Error {
         let now = match self.phase {
-            Phase::Cut => "the round has not been cut and dealt yet".to_string(),
-            Phase::Draw { declined: false } => "the active player has not drawn yet".to_string(),
-            Phase::Draw { declined: true } => {
-                "the active player declined the discard and has not drawn from the stock yet".to_string()
-            }
-            Phase::Buying(_) => "the buying window is open".to_string(),
-            Phase::Calling(w) => format!("the {} call on the discard is being offered (W-7)", w.kind.name()),
-            Phase::CallDiscard { caller } => format!("seat {caller} owes its discard after a Liverpool call (W-7.2)"),
-            Phase::Play => "the active player has already drawn".to_string(),
-            Phase::RoundOver | Phase::GameOver => "the round is over".to_string(),
+            Phase::Cut => msg!("phase.not_dealt"),
+            Phase::Draw { declined: false } => msg!("phase.not_drawn"),
+            Phase::Draw { declined: true } => msg!("phase.declined_not_drawn"),
+            Phase::Buying(_) => msg!("phase.buying_open"),
+            Phase::Calling(w) => msg!("phase.calling", call = call_name(w.kind)),
+            Phase::CallDiscard { caller } => msg!("phase.call_discard", seat = caller),
+            Phase::Play => msg!("phase.already_drawn"),
+            Phase::RoundOver | Phase::GameOver => msg!("phase.round_over"),
         };
-        Error::rule(ErrorCode::WrongPhase, rule, format!("cannot {what} now: {now}"))
+        Error::refused(ErrorCode::WrongPhase, rule, msg!("phase.wrong", what = what, now = now))
     }
 
-    fn require_play(&self, seat: u8, what: &str, rule: &'static str) -> Result<()> {
+    fn require_play(&self, seat: u8, what: Message, rule: &'static str) -> Result<()> {
         self.require_active(seat)?;
         if self.phase != Phase::Play {
             return Err(self.wrong_phase(what, rule));
@@ -1140,12 +1096,11 @@ impl GameState {
         self.after_play(seat, used).ok_or_else(|| {
             let left = self.seats[seat as usize].hand.total() - used.total();
             let msg = if left > 0 {
-                "a card the player may discard must be kept: the card taken from the pile may not be \
-                 discarded this turn (W-8), so lay it off first or keep another card"
+                msg!("discard.must_keep_lay_taken_first")
             } else {
-                "a card must be kept for the discard"
+                msg!("discard.must_keep")
             };
-            Error::rule(ErrorCode::MustKeepDiscard, rule, msg)
+            Error::refused(ErrorCode::MustKeepDiscard, rule, msg)
         })
     }
 
@@ -1155,16 +1110,18 @@ impl GameState {
         let named = |c: Card| cards.iter().filter(|&&x| x == c).count();
         if let Some(&c) = cards.iter().find(|&&c| named(c) > hand.get(c) as usize) {
             let held = hand.get(c);
-            let detail = if held == 0 {
-                String::new()
+            let msg = if held == 0 {
+                msg!("hand.card_not_held", seat = seat, card = c)
             } else {
-                format!(" {} times (it holds {held})", named(c))
+                msg!(
+                    "hand.card_not_held_times",
+                    seat = seat,
+                    card = c,
+                    times = named(c),
+                    held = held
+                )
             };
-            return Err(Error::new(
-                ErrorCode::CardNotInHand,
-                None,
-                format!("seat {seat} does not hold {c}{detail}"),
-            ));
+            return Err(Error::with(ErrorCode::CardNotInHand, None, msg));
         }
         Ok(counts_of(cards).expect("each card is held, so counts fit"))
     }
@@ -1174,10 +1131,7 @@ impl GameState {
             return refuse(
                 ErrorCode::WrongPhase,
                 "L-2.2",
-                format!(
-                    "cannot cut now: round {} has already been cut and dealt (a cut starts a round)",
-                    self.round
-                ),
+                msg!("cut.already_dealt", round = self.round),
             );
         }
         let cutter = self.cutter();
@@ -1185,7 +1139,7 @@ impl GameState {
             return refuse(
                 ErrorCode::NotYourTurn,
                 "L-2.2",
-                format!("the dealer's right neighbour, seat {cutter}, cuts (not seat {seat})"),
+                msg!("cut.not_the_cutter", cutter = cutter, seat = seat),
             );
         }
         let mut rng = self.rng.clone();
@@ -1201,64 +1155,46 @@ impl GameState {
 
     fn plan_buy(&self, seat: u8) -> Result<Plan> {
         if self.rules.buying == BuyingRule::Off {
-            return refuse(ErrorCode::BuyNotAllowed, "C-8", "buying is off in these rules");
+            return refuse(ErrorCode::BuyNotAllowed, "C-8", msg!("buy.off_in_rules"));
         }
         if seat == self.active {
             return refuse(
                 ErrorCode::BuyNotAllowed,
                 "L-6.2",
-                format!("seat {seat} is the active player: it may not buy"),
+                msg!("buy.active_player", seat = seat),
             );
         }
         let w = match self.phase {
             Phase::Buying(w) => w,
             Phase::Draw { declined: true } if !self.discard.is_empty() && !self.penalty_available() => {
-                return refuse(
-                    ErrorCode::BuyNotAllowed,
-                    "L-6.6",
-                    "no penalty card can be drawn, even after recycling the discard pile",
-                )
+                return refuse(ErrorCode::BuyNotAllowed, "L-6.6", msg!("buy.no_penalty_card"))
             }
             Phase::Draw { declined: true } => {
-                return refuse(
-                    ErrorCode::BuyNotAllowed,
-                    "L-6.4",
-                    "the buying window has closed for this turn",
-                )
+                return refuse(ErrorCode::BuyNotAllowed, "L-6.4", msg!("buy.window_closed"))
             }
             Phase::Calling(w) => {
                 return refuse(
                     ErrorCode::WrongPhase,
                     "W-7",
-                    format!(
-                        "the {} call on the discard is offered first; the card can be bought once the \
-                         next player declines it",
-                        w.kind.name()
-                    ),
+                    msg!("buy.calls_first", call = call_name(w.kind)),
                 )
             }
-            _ => {
-                return refuse(
-                    ErrorCode::WrongPhase,
-                    "L-6.1",
-                    "a discard can only be bought after the active player declines it",
-                )
-            }
+            _ => return refuse(ErrorCode::WrongPhase, "L-6.1", msg!("buy.before_decline")),
         };
         if let Some(e) = self.buy_refusal(seat, &w) {
             return Err(e);
         }
-        self.require_asked(seat, &w, "buy")?;
+        self.require_asked(seat, &w, true)?;
         Ok(Plan::Buy)
     }
 
     fn plan_go_down(&self, seat: u8, groups: &[Vec<Card>]) -> Result<Plan> {
-        self.require_play(seat, "go down", "L-5.2")?;
+        self.require_play(seat, msg!("doing.go_down"), "L-5.2")?;
         if self.seats[seat as usize].down {
             return refuse(
                 ErrorCode::AlreadyDown,
                 "L-4.6",
-                format!("seat {seat} has already gone down this round"),
+                msg!("go_down.already_down", seat = seat),
             );
         }
         let all: Vec<Card> = groups.iter().flatten().copied().collect();
@@ -1266,14 +1202,15 @@ impl GameState {
             return refuse(
                 ErrorCode::ContractNotMet,
                 "L-4.6",
-                format!("the contract is {}", self.contract().describe()),
+                msg!("go_down.no_cards", contract = self.contract().describe_message()),
             );
         }
         let used = self.require_cards(seat, &all)?;
         let contract = self.contract();
         let melds = check_go_down(groups, &contract, &self.rules).map_err(|e| {
             if contract.whole_hand && e.code == ErrorCode::ContractNotMet {
-                Error::rule(ErrorCode::WholeHandRequired, "L-8.1", e.message)
+                let reason = e.to_message();
+                Error::refused(ErrorCode::WholeHandRequired, "L-8.1", reason)
             } else {
                 e
             }
@@ -1284,7 +1221,11 @@ impl GameState {
             return refuse(
                 ErrorCode::WholeHandRequired,
                 "L-8.1",
-                format!("in this round a go-down lays the whole hand: {left} cards would be left"),
+                if left == 1 {
+                    msg!("go_down.whole_hand_one_left")
+                } else {
+                    msg!("go_down.whole_hand", left = left)
+                },
             );
         }
         let floats = if contract.whole_hand {
@@ -1301,43 +1242,42 @@ impl GameState {
     }
 
     /// Shared checks of lay-offs and swaps: phase, round 7, down, and timing (L-5.3, L-7.2, L-8.3).
-    fn require_after_go_down(&self, seat: u8, what: &str, rule: &'static str) -> Result<()> {
+    fn require_after_go_down(&self, seat: u8, swap: bool, rule: &'static str) -> Result<()> {
+        let what = if swap {
+            msg!("doing.joker_swap")
+        } else {
+            msg!("doing.lay_off")
+        };
         self.require_play(seat, what, rule)?;
         if self.contract().whole_hand {
-            return refuse(
-                ErrorCode::WrongPhase,
-                "L-8.3",
-                format!("there is no {what} in round {}", self.round),
-            );
+            let round = self.round;
+            let msg = if swap {
+                msg!("round.no_joker_swap", round = round)
+            } else {
+                msg!("round.no_lay_off", round = round)
+            };
+            return refuse(ErrorCode::WrongPhase, "L-8.3", msg);
         }
         if !self.seats[seat as usize].down {
-            return refuse(
-                ErrorCode::NotDown,
-                rule,
-                format!("seat {seat} has not gone down this round"),
-            );
+            return refuse(ErrorCode::NotDown, rule, msg!("seat.not_down", seat = seat));
         }
         Ok(())
     }
 
     fn plan_lay_off(&self, seat: u8, meld: usize, cards: &[Card], end: Option<End>) -> Result<Plan> {
-        self.require_after_go_down(seat, "lay-off", "L-5.3")?;
+        self.require_after_go_down(seat, false, "L-5.3")?;
         if self.down_this_turn && !self.rules.lay_off_on_go_down_turn {
-            return refuse(
-                ErrorCode::SameTurnAsGoDown,
-                "L-5.3",
-                "lay-offs are only allowed on a turn after the go-down turn",
-            );
+            return refuse(ErrorCode::SameTurnAsGoDown, "L-5.3", msg!("lay_off.same_turn"));
         }
         let Some(target) = self.table.get(meld) else {
             return refuse(
                 ErrorCode::InvalidLayOff,
                 "L-5.3",
-                format!("there is no table meld {meld} ({} on the table)", self.table.len()),
+                msg!("lay_off.no_such_meld", meld = meld, count = self.table.len()),
             );
         };
         if cards.is_empty() {
-            return refuse(ErrorCode::InvalidArgument, "L-5.3", "a lay-off needs at least one card");
+            return refuse(ErrorCode::InvalidArgument, "L-5.3", msg!("lay_off.no_cards"));
         }
         let used = self.require_cards(seat, cards)?;
         let grown = target.meld.lay_off(cards, end, &self.rules)?;
@@ -1351,60 +1291,44 @@ impl GameState {
     }
 
     fn plan_swap(&self, seat: u8, meld: usize, card: Card, to_meld: usize, end: Option<End>) -> Result<Plan> {
-        self.require_after_go_down(seat, "joker swap", "L-7.2")?;
+        self.require_after_go_down(seat, true, "L-7.2")?;
         match self.rules.joker_swap {
-            JokerSwapRule::Off => return refuse(ErrorCode::NotAllowed, "C-4", "these rules have no joker swap"),
+            JokerSwapRule::Off => return refuse(ErrorCode::NotAllowed, "C-4", msg!("swap.off_in_rules")),
             JokerSwapRule::AfterGoDownTurn if self.down_this_turn => {
-                return refuse(
-                    ErrorCode::SameTurnAsGoDown,
-                    "L-7.2",
-                    "a joker swap is only allowed on a turn after the go-down turn",
-                )
+                return refuse(ErrorCode::SameTurnAsGoDown, "L-7.2", msg!("swap.same_turn"))
             }
             JokerSwapRule::OnGoDownTurn if !self.down_this_turn => {
-                return refuse(
-                    ErrorCode::NotAllowed,
-                    "W-4",
-                    "a joker swap is only allowed on the turn the player goes down",
-                )
+                return refuse(ErrorCode::NotAllowed, "W-4", msg!("swap.only_go_down_turn"))
             }
             _ => {}
         }
         let used = self.require_cards(seat, &[card])?;
         let Some(source) = self.table.get(meld) else {
-            return refuse(
-                ErrorCode::SwapMismatch,
-                "L-7.2",
-                format!("there is no table meld {meld}"),
-            );
+            return refuse(ErrorCode::SwapMismatch, "L-7.2", msg!("swap.no_such_meld", meld = meld));
         };
         if !self.rules.swap_own_jokers && source.owner == seat as usize {
             return refuse(
                 ErrorCode::OwnJoker,
                 "W-4",
-                format!("table meld {meld} is seat {seat}'s own: a player may swap only another player's joker"),
+                msg!("swap.own_joker", meld = meld, seat = seat),
             );
         }
         let swapped = source.meld.swap_joker(card)?;
         if to_meld == meld {
-            return refuse(
-                ErrorCode::JokerUnplaced,
-                "L-7.2",
-                "the freed joker must go to a different meld than the one it came from",
-            );
+            return refuse(ErrorCode::JokerUnplaced, "L-7.2", msg!("swap.same_meld"));
         }
         let Some(target) = self.table.get(to_meld) else {
             return refuse(
                 ErrorCode::JokerUnplaced,
                 "L-7.2",
-                format!("there is no table meld {to_meld} for the joker"),
+                msg!("swap.no_target_meld", meld = to_meld),
             );
         };
         let grown = target.meld.lay_off(&[Card::JOKER], end, &self.rules).map_err(|e| {
-            Error::rule(
+            Error::refused(
                 ErrorCode::JokerUnplaced,
                 "L-7.2",
-                format!("the freed joker cannot go on meld {to_meld}: {}", e.message),
+                msg!("swap.joker_unplaced", meld = to_meld, reason = e.to_message()),
             )
         })?;
         let floats = self.require_after_play(seat, &used, "L-7.3")?;
@@ -1425,13 +1349,13 @@ impl GameState {
                 return refuse(
                     ErrorCode::NotYourTurn,
                     "W-7.2",
-                    format!("seat {caller} called Liverpool and discards now"),
+                    msg!("call.discards_now", seat = caller),
                 );
             }
             self.require_cards(seat, &[card])?;
             return Ok(Plan::Discard(card));
         }
-        self.require_play(seat, "discard", "L-5.5")?;
+        self.require_play(seat, msg!("doing.discard"), "L-5.5")?;
         self.require_cards(seat, &[card])?;
         if self.rules.no_discard_of_taken_card
             && self.taken_discard == Some(card)
@@ -1440,7 +1364,7 @@ impl GameState {
             return refuse(
                 ErrorCode::DiscardTakenCard,
                 "W-8",
-                format!("{card} was taken from the discard pile this turn"),
+                msg!("discard.taken_this_turn", card = card),
             );
         }
         Ok(Plan::Discard(card))
@@ -1835,32 +1759,37 @@ impl GameState {
     /// Check the invariants a state built from outside (a position, a snapshot)
     /// must satisfy, so that no later action can index out of range.
     pub(crate) fn validate(&self) -> Result<()> {
-        let bad = |msg: String| Err(Error::new(ErrorCode::BadPosition, None, msg));
+        let bad = |msg: Message| Err(Error::with(ErrorCode::BadPosition, None, msg));
         let n = self.players as usize;
         if n < self.rules.min_players as usize || n > self.rules.max_players as usize || n > MAX_SEATS {
-            return bad(format!(
-                "{n} players: the '{}' rules allow {}..={}",
-                self.rules.name, self.rules.min_players, self.rules.max_players
+            return bad(msg!(
+                "game.players_out_of_range",
+                players = n,
+                rules = &self.rules.name,
+                min = self.rules.min_players,
+                max = self.rules.max_players
             ));
         }
         if self.seats.len() != n {
-            return bad(format!("{} hands for {n} players", self.seats.len()));
+            return bad(msg!("position.hand_count", hands = self.seats.len(), players = n));
         }
         if self.rules.check_round(self.round).is_err() {
-            return bad(format!(
-                "round {} does not exist: rounds are 1..={}",
-                self.round,
-                self.rules.rounds()
+            return bad(msg!(
+                "round.no_such_round",
+                round = self.round,
+                rounds = self.rules.rounds()
             ));
         }
         if self.dealer as usize >= n || self.active as usize >= n {
-            return bad(format!(
-                "dealer {} and active {} must be seats 0..{n}",
-                self.dealer, self.active
+            return bad(msg!(
+                "position.dealer_active",
+                dealer = self.dealer,
+                active = self.active,
+                players = n
             ));
         }
         if self.cut_bonus.is_some_and(|s| s as usize >= n) || self.went_out.is_some_and(|s| s as usize >= n) {
-            return bad(format!("cut_bonus and winner must be seats 0..{n}"));
+            return bad(msg!("position.cut_bonus_winner", players = n));
         }
         // Copies (L-1.2): everything the state holds together.
         let mut all = [0u32; CARD_KINDS];
@@ -1880,78 +1809,78 @@ impl GameState {
             *c = a.min(255) as u8;
         }
         self.rules
-            .check_copies(&counts, self.players, "the position")
-            .map_err(|e| Error::new(ErrorCode::BadPosition, e.rule, e.message))?;
+            .check_copies(&counts, self.players, msg!("what.the_position"))
+            .map_err(|e| Error::with(ErrorCode::BadPosition, e.rule, e.to_message()))?;
         for (i, m) in self.table.iter().enumerate() {
             if m.owner >= n {
-                return bad(format!(
-                    "table meld {i} ({}) is owned by seat {}, which does not exist",
-                    m.meld, m.owner
+                return bad(msg!(
+                    "position.meld_owner_missing",
+                    index = i,
+                    meld = &m.meld,
+                    seat = m.owner
                 ));
             }
             if !self.seats[m.owner].down {
-                return bad(format!(
-                    "table meld {i} ({}) belongs to seat {}, who is not down",
-                    m.meld, m.owner
+                return bad(msg!(
+                    "position.meld_owner_not_down",
+                    index = i,
+                    meld = &m.meld,
+                    seat = m.owner
                 ));
             }
         }
         for (s, seat) in self.seats.iter().enumerate() {
             if seat.down && !self.table.iter().any(|m| m.owner == s) {
-                return bad(format!("seat {s} is down but owns no table meld"));
+                return bad(msg!("position.down_without_meld", seat = s));
             }
         }
         if self.down_this_turn && (!self.seats[self.active as usize].down || self.phase != Phase::Play) {
-            return bad("down_this_turn: the active player must be down, in phase play".into());
+            return bad(msg!("position.down_this_turn"));
         }
         if self.taken_discard.is_some() && self.phase != Phase::Play {
-            return bad("taken_discard only exists in phase play".into());
+            return bad(msg!("position.taken_discard"));
         }
         match self.phase {
             Phase::Cut => {
                 if self.seats.iter().any(|s| s.hand.total() > 0) || !self.discard.is_empty() || !self.table.is_empty() {
-                    return bad(
-                        "in phase cut, hands, discard pile and table are empty (the stock is the whole deck)".into(),
-                    );
+                    return bad(msg!("position.cut_not_empty"));
                 }
                 let needed = n * self.rules.deal_sizes[self.round as usize - 1] as usize + 1;
                 if self.stock.len() < needed.max(2) {
-                    return bad(format!(
-                        "in phase cut the stock holds {} cards but the deal needs {needed}",
-                        self.stock.len()
+                    return bad(msg!(
+                        "position.cut_stock_short",
+                        stock = self.stock.len(),
+                        needed = needed
                     ));
                 }
             }
             Phase::Buying(w) => {
                 if self.rules.buying == BuyingRule::Off {
-                    return bad("phase buying, but these rules have no buying".into());
+                    return bad(msg!("position.buying_off"));
                 }
                 if w.last_buyer.is_some_and(|s| s as usize >= n) || (w.passed >> n) != 0 {
-                    return bad("the buying window names seats that do not exist".into());
+                    return bad(msg!("position.window_seats"));
                 }
                 if self.next_asked(&w).is_none() {
-                    return bad("phase buying, but no seat may buy the top discard".into());
+                    return bad(msg!("position.window_nobody"));
                 }
             }
             Phase::Calling(w) => {
                 if w.discarder as usize >= n || (w.passed >> n) != 0 {
-                    return bad("the call offer names seats that do not exist".into());
+                    return bad(msg!("position.calling_seats"));
                 }
                 let allowed = match w.kind {
                     CallKind::Rummy => self.rules.rummy_call && self.seats[w.discarder as usize].down,
                     CallKind::Liverpool => self.rules.liverpool_call,
                 };
                 if !allowed {
-                    return bad(format!(
-                        "phase calling: these rules (or this discarder) allow no {} call (W-7)",
-                        w.kind.name()
-                    ));
+                    return bad(msg!("position.calling_not_allowed", call = call_name(w.kind)));
                 }
                 if !self.discard_top().is_some_and(|c| self.fits_table(c)) {
-                    return bad("phase calling, but the top discard fits no table meld (W-7)".into());
+                    return bad(msg!("position.calling_no_fit"));
                 }
                 if self.next_call_asked(&w).is_none() {
-                    return bad("phase calling, but no seat is left to ask (W-7)".into());
+                    return bad(msg!("position.calling_nobody"));
                 }
             }
             Phase::CallDiscard { caller }
@@ -1959,15 +1888,10 @@ impl GameState {
                     || !self.seats[caller as usize].down
                     || self.seats[caller as usize].hand.total() == 0 =>
             {
-                return bad(
-                    "call_discard: the Liverpool caller must be a seat that is down and holds a card (W-7.2)".into(),
-                );
+                return bad(msg!("position.call_discard"));
             }
             Phase::Play if self.seats[self.active as usize].hand.total() == 0 => {
-                return bad(
-                    "in phase play the active player holds a card (a player left with none ends the turn at once, W-8)"
-                        .into(),
-                );
+                return bad(msg!("position.play_empty_hand"));
             }
             _ => {}
         }
