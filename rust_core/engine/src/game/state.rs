@@ -61,11 +61,12 @@ pub enum CallKind {
     Liverpool,
 }
 
-/// The call's name as a message (translated with the sentence it is part of).
-fn call_name(kind: CallKind) -> Message {
+/// The call's name in a sentence: "rummy" or "Liverpool", names that stay as they are
+/// in every language (W-7).
+fn call_name(kind: CallKind) -> &'static str {
     match kind {
-        CallKind::Rummy => msg!("call.rummy"),
-        CallKind::Liverpool => msg!("call.liverpool"),
+        CallKind::Rummy => "rummy",
+        CallKind::Liverpool => "Liverpool",
     }
 }
 
