@@ -96,11 +96,7 @@ fn aces_are_low_or_high_but_never_wrap() {
 fn both_aces_of_a_suit_make_the_full_run() {
     // L-4.3 Decision: A-2-...-K-A is one run of 14 (whole-hand contracts allow any length).
     let rules = RuleSet {
-        contracts: vec![Contract {
-            sets: 0,
-            runs: 1,
-            whole_hand: true,
-        }],
+        contracts: vec![Contract::new(0, 1).whole_hand()],
         deal_sizes: vec![13],
         ..l()
     };
@@ -324,43 +320,56 @@ fn key_of(hand: &CardCounts, chosen: &[&Plain], rules: &RuleSet) -> Option<Key> 
     Some((rules.points_of(&left_cards), ids_of(&left_cards), sets))
 }
 
-/// Every go-down by brute force: all multisets of candidate melds of the right kinds,
-/// checked for disjointness, L-4.4 and (whole hand) for using every card.
+/// Every go-down by brute force: all multisets of candidate melds of the right kinds
+/// and lengths (one slot per meld of the contract, C-8), checked for disjointness,
+/// L-4.4 and (whole hand) for using every card. Wild cards are read as jokers (the
+/// search's joker form); compare with [`key_of_go_down_in`].
 fn oracle_go_downs(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Vec<Key> {
-    let (set_sizes, run_sizes, run_min) = if contract.whole_hand {
+    let hand = &CardCounts(joker_form(hand, rules));
+    let mut ranges: Vec<(MeldKind, usize, usize)> = contract
+        .melds()
+        .iter()
+        .map(|spec| {
+            let (min, max) = rules.meld_range(spec, contract.whole_hand);
+            let top = if spec.kind == MeldKind::Run { 14 } else { usize::MAX };
+            (spec.kind, min as usize, max.map_or(top, |m| m as usize))
+        })
+        .collect();
+    ranges.sort();
+    let widest = |kind: MeldKind| {
+        let of_kind: Vec<_> = ranges.iter().filter(|r| r.0 == kind).collect();
         (
-            (rules.set_size_min as usize, usize::MAX),
-            (rules.whole_hand_run_min as usize, 14),
-            rules.whole_hand_run_min,
-        )
-    } else {
-        (
-            (
-                rules.set_size_min as usize,
-                rules.set_size_max.map_or(usize::MAX, |m| m as usize),
-            ),
-            (
-                rules.run_size_min as usize,
-                rules.run_size_max.map_or(14, |m| m as usize),
-            ),
-            rules.run_size_min,
+            of_kind.iter().map(|r| r.1).min().unwrap_or(usize::MAX),
+            of_kind.iter().map(|r| r.2).max().unwrap_or(0),
         )
     };
-    let melds = oracle_melds(hand, rules, set_sizes, run_sizes, run_min);
-    let sets: Vec<&Plain> = melds.iter().filter(|m| m.0 == MeldKind::Set).collect();
-    let runs: Vec<&Plain> = melds.iter().filter(|m| m.0 == MeldKind::Run).collect();
+    let run_floor = if contract.whole_hand {
+        rules.whole_hand_run_min
+    } else {
+        rules.run_size_min
+    };
+    let melds = oracle_melds(hand, rules, widest(MeldKind::Set), widest(MeldKind::Run), run_floor);
     let mut out = Vec::new();
-    // Choose runs, then sets, as non-decreasing index lists; drop a branch as soon as
-    // its melds no longer fit in the hand (plain enumeration, no scoring bounds).
-    let slots: Vec<&[&Plain]> = std::iter::repeat_n(&runs[..], contract.runs as usize)
-        .chain(std::iter::repeat_n(&sets[..], contract.sets as usize))
+    // One list per slot (the melds of its kind and length); consecutive equal slots
+    // take non-decreasing indices; a branch stops as soon as its melds no longer fit.
+    let lists: Vec<Vec<&Plain>> = ranges
+        .iter()
+        .map(|&(kind, min, max)| {
+            melds
+                .iter()
+                .filter(|m| m.0 == kind && (min..=max).contains(&m.1.len()))
+                .collect()
+        })
         .collect();
+    let same: Vec<bool> = (0..ranges.len()).map(|i| i > 0 && ranges[i] == ranges[i - 1]).collect();
     let mut stack: Vec<(usize, &Plain)> = Vec::new();
+    #[allow(clippy::too_many_arguments)]
     fn walk<'m>(
         hand: &CardCounts,
         rules: &RuleSet,
         contract: &Contract,
-        slots: &[&[&'m Plain]],
+        lists: &'m [Vec<&'m Plain>],
+        same: &[bool],
         stack: &mut Vec<(usize, &'m Plain)>,
         out: &mut Vec<Key>,
     ) {
@@ -369,7 +378,7 @@ fn oracle_go_downs(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> V
             return;
         };
         let depth = stack.len();
-        if depth == slots.len() {
+        if depth == lists.len() {
             if contract.whole_hand && !key.1.is_empty() {
                 return;
             }
@@ -393,25 +402,28 @@ fn oracle_go_downs(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> V
             out.push(key);
             return;
         }
-        let same_kind_as_previous = depth > 0 && std::ptr::eq(slots[depth], slots[depth - 1]);
-        let from = if same_kind_as_previous { stack[depth - 1].0 } else { 0 };
-        for i in from..slots[depth].len() {
-            stack.push((i, slots[depth][i]));
-            walk(hand, rules, contract, slots, stack, out);
+        let from = if same[depth] { stack[depth - 1].0 } else { 0 };
+        for i in from..lists[depth].len() {
+            stack.push((i, lists[depth][i]));
+            walk(hand, rules, contract, lists, same, stack, out);
             stack.pop();
         }
     }
-    walk(hand, rules, contract, &slots, &mut stack, &mut out);
+    walk(hand, rules, contract, &lists, &same, &mut stack, &mut out);
     out.sort();
+    out.dedup();
     out
 }
 
-fn key_of_go_down(g: &GoDown) -> Key {
-    let left = g.left.to_cards();
+/// A go-down's key in joker form (wild cards read as id 52), as the oracle writes it.
+fn key_of_go_down_in(g: &GoDown, rules: &RuleSet) -> Key {
+    let joker = |c: &Card| if rules.is_wild(*c) { JOKER_ID } else { c.id() };
+    let mut left: Vec<u8> = g.left.to_cards().iter().map(joker).collect();
+    left.sort();
     (
         g.points_left,
-        ids_of(&left),
-        g.melds.iter().map(|m| ids_of(m.cards())).collect(),
+        left,
+        g.melds.iter().map(|m| m.cards().iter().map(joker).collect()).collect(),
     )
 }
 
@@ -469,11 +481,11 @@ fn crowded_hand(rng: &mut Rng, rules: &RuleSet, n: usize) -> CardCounts {
 /// The hand has at least the planted cards.
 fn planted_hand(rng: &mut Rng, rules: &RuleSet, contract: &Contract, n: usize) -> CardCounts {
     let (decks, jokers) = rules.deck_for(4);
-    let n = n.max(contract.sets as usize * 3 + contract.runs as usize * 4);
+    let n = n.max(contract.sets() as usize * 3 + contract.runs() as usize * 4);
     loop {
         let mut h = CardCounts::default();
         let maybe_joker = |rng: &mut Rng, card: Card| if rng.below(8) == 0 { Card::JOKER } else { card };
-        for _ in 0..contract.sets {
+        for _ in 0..contract.sets() {
             let rank = 1 + rng.below(13) as u8;
             for _ in 0..3 {
                 let suit = Suit::from_index(rng.below(4) as u8);
@@ -481,7 +493,7 @@ fn planted_hand(rng: &mut Rng, rules: &RuleSet, contract: &Contract, n: usize) -
                 h.0[card.id() as usize] += 1;
             }
         }
-        for _ in 0..contract.runs {
+        for _ in 0..contract.runs() {
             let suit = Suit::from_index(rng.below(4) as u8);
             let start = 1 + rng.below(11) as u8;
             for pos in start..start + 4 {
@@ -500,10 +512,13 @@ fn planted_hand(rng: &mut Rng, rules: &RuleSet, contract: &Contract, n: usize) -
 
 fn check_against_oracle(h: &CardCounts, contract: &Contract, rules: &RuleSet) -> bool {
     let want = oracle_go_downs(h, contract, rules);
-    let got: Vec<Key> = all_go_downs(h, contract, rules, usize::MAX)
-        .iter()
-        .map(key_of_go_down)
-        .collect();
+    let key_of_go_down = |g: &GoDown| key_of_go_down_in(g, rules);
+    let every = all_go_downs_limited(h, contract, rules, usize::MAX);
+    assert!(!every.truncated);
+    let got: Vec<Key> = every.go_downs.iter().map(key_of_go_down).collect();
+    for g in &every.go_downs {
+        check_named(g, h, contract, rules);
+    }
     let text = format_cards(&h.to_cards());
     assert_eq!(got, want, "all_go_downs of {text} for {}", contract.describe());
     let best = best_go_down(h, contract, rules);
@@ -518,13 +533,31 @@ fn check_against_oracle(h: &CardCounts, contract: &Contract, rules: &RuleSet) ->
         "has_contract of {text}"
     );
     assert_eq!(
-        best_go_down_points(h, contract, rules),
+        best_go_down_points_left(h, contract, rules),
         want.first().map(|k| k.0),
         "points of {text}"
     );
-    let limited: Vec<Key> = all_go_downs(h, contract, rules, 3).iter().map(key_of_go_down).collect();
-    assert_eq!(limited, want.iter().take(3).cloned().collect::<Vec<_>>());
+    let limited = all_go_downs_limited(h, contract, rules, 3);
+    let keys: Vec<Key> = limited.go_downs.iter().map(key_of_go_down).collect();
+    assert_eq!(keys, want.iter().take(3).cloned().collect::<Vec<_>>());
+    assert_eq!(limited.truncated, want.len() > 3, "truncated for {text}");
     !want.is_empty()
+}
+
+/// A named go-down: its cards are the hand's, its melds legal, and the wild cards in
+/// its melds are the hand's lowest-id wild cards, in reading order.
+fn check_named(g: &GoDown, h: &CardCounts, contract: &Contract, rules: &RuleSet) {
+    let mut all = g.left;
+    for m in &g.melds {
+        all.add(&CardCounts::from_cards(m.cards()));
+    }
+    assert_eq!(all, *h, "melds + left = hand");
+    let groups: Vec<Vec<Card>> = g.melds.iter().map(|m| m.cards().to_vec()).collect();
+    check_go_down(&groups, contract, rules).unwrap();
+    let used: Vec<Card> = groups.iter().flatten().copied().filter(|&c| rules.is_wild(c)).collect();
+    let mut sorted_wilds: Vec<Card> = h.to_cards().into_iter().filter(|&c| rules.is_wild(c)).collect();
+    sorted_wilds.truncate(used.len());
+    assert_eq!(used, sorted_wilds, "melds take the lowest wild cards in reading order");
 }
 
 use crate::card::{format_cards, Suit};
@@ -588,7 +621,12 @@ fn search_agrees_with_the_brute_force_oracle_round_7() {
 
 #[test]
 fn search_agrees_with_the_brute_force_oracle_other_profiles() {
-    for rules in [RuleSet::contract(), RuleSet::liverpool_classic()] {
+    for rules in [
+        RuleSet::contract(),
+        RuleSet::liverpool_classic(),
+        RuleSet::california(),
+        RuleSet::double_progressive(),
+    ] {
         let mut rng = Rng::from_seed(3);
         for i in 0..150 {
             let r = 1 + (i % 6) as u8;
@@ -695,7 +733,7 @@ fn every_go_down_is_legal_disjoint_and_of_opening_size() {
                 let sets = g.melds.iter().filter(|m| m.is_set()).count();
                 assert_eq!(
                     (sets, g.melds.len() - sets),
-                    (contract.sets as usize, contract.runs as usize)
+                    (contract.sets() as usize, contract.runs() as usize)
                 );
                 for m in &g.melds {
                     let again = if m.is_set() {
@@ -787,7 +825,7 @@ fn batches_equal_single_calls_whatever_the_thread_count() {
         let contract = round(&rules, r);
         let width = rules.deal_sizes[r as usize - 1] as usize + 1;
         let hands = rows(&mut rng, &rules, 200, width);
-        let points = best_go_down_points_batch(&hands, width, &contract, &rules).unwrap();
+        let points = best_go_down_points_left_batch(&hands, width, &contract, &rules).unwrap();
         let has = has_contract_batch(&hands, width, &contract, &rules).unwrap();
         let dead = deadwood_batch(&hands, width, &rules).unwrap();
         for (i, row) in hands.chunks(width).enumerate() {
@@ -799,7 +837,7 @@ fn batches_equal_single_calls_whatever_the_thread_count() {
         }
         for threads in [1, 2, 3] {
             let again = with_threads(Some(threads), || {
-                best_go_down_points_batch(&hands, width, &contract, &rules)
+                best_go_down_points_left_batch(&hands, width, &contract, &rules)
             })
             .unwrap()
             .unwrap();
@@ -817,7 +855,9 @@ fn batches_refuse_bad_input_with_stable_codes() {
     let rules = l();
     let c = round(&rules, 1);
     assert_eq!(
-        best_go_down_points_batch(&[1, 2, 53], 3, &c, &rules).unwrap_err().code,
+        best_go_down_points_left_batch(&[1, 2, 53], 3, &c, &rules)
+            .unwrap_err()
+            .code,
         ErrorCode::MalformedCard
     );
     assert_eq!(
@@ -845,7 +885,10 @@ fn batches_refuse_bad_input_with_stable_codes() {
     );
     // Empty batches and all-padding rows are fine.
     assert_eq!(deadwood_batch(&[], 0, &rules).unwrap(), Vec::<i32>::new());
-    assert_eq!(best_go_down_points_batch(&[PAD, PAD], 2, &c, &rules).unwrap(), vec![-1]);
+    assert_eq!(
+        best_go_down_points_left_batch(&[PAD, PAD], 2, &c, &rules).unwrap(),
+        vec![-1]
+    );
     assert_eq!(deadwood_batch(&[PAD, PAD], 2, &rules).unwrap(), vec![0]);
 }
 
@@ -866,7 +909,7 @@ fn timing_random_dealt_hands() {
             hands.extend(ids_of(&h.to_cards()));
         }
         let t = std::time::Instant::now();
-        let p = best_go_down_points_batch(&hands, width, &contract, &rules).unwrap();
+        let p = best_go_down_points_left_batch(&hands, width, &contract, &rules).unwrap();
         let batch = t.elapsed().as_secs_f64() * 1e9 / n as f64;
         let t = std::time::Instant::now();
         let h1 = has_contract_batch(&hands, width, &contract, &rules).unwrap();
