@@ -673,4 +673,45 @@ mod tests {
         let bad = vec![cards("3H 4H 6H 7H"), cards("9S TS JS QS")];
         assert_eq!(check_go_down(&bad, &c, &l()).unwrap_err().code, ErrorCode::InvalidMeld);
     }
+
+    #[test]
+    fn per_meld_lengths_c8() {
+        use crate::rules::MeldSpec;
+        // "One run of 7 and one run of 4": each run fills the meld its length allows.
+        let contract = Contract::from_melds(&[MeldSpec::run(), MeldSpec::with_min(MeldKind::Run, 7)], false).unwrap();
+        let c = RuleSet::contract();
+        let ok = vec![cards("3S 4S 5S 6S"), cards("2H 3H 4H 5H 6H 7H 8H")];
+        assert_eq!(check_go_down(&ok, &contract, &c).unwrap().len(), 2);
+        let short = vec![cards("3S 4S 5S 6S"), cards("2H 3H 4H 5H 6H")];
+        let e = check_go_down(&short, &contract, &c).unwrap_err();
+        assert_eq!((e.code, e.rule), (ErrorCode::ContractNotMet, Some("C-8")));
+        // Profile L caps opening melds at their size: the run of 7 has exactly 7.
+        let long = vec![cards("3S 4S 5S 6S"), cards("2H 3H 4H 5H 6H 7H 8H 9H")];
+        assert_eq!(
+            check_go_down(&long, &contract, &l()).unwrap_err().code,
+            ErrorCode::MeldSize
+        );
+        assert!(check_go_down(&ok, &contract, &l()).is_ok());
+    }
+
+    #[test]
+    fn wild_queens_c8_california() {
+        let ca = RuleSet::california();
+        // A queen stands for any card; every meld still needs a natural non-queen.
+        let run = Meld::run(&cards("5H QS 7H 8H"), &ca).unwrap();
+        assert_eq!(run.joker_stands_for(1), Some(Card::parse("6H").unwrap()));
+        assert_eq!(run.jokers(), 1);
+        assert!(Meld::set(&cards("9S QH QD"), &ca).is_ok());
+        assert!(Meld::set(&cards("QS QH QD"), &ca).is_err());
+        assert!(Meld::set(&cards("QS QH QD"), &l()).is_ok());
+        // Laying off a queen on a run: it extends the chosen end, as a joker would.
+        let grown = run.lay_off(&cards("QC"), Some(End::Low), &ca).unwrap();
+        assert_eq!(grown.span(), Some((4, 8)));
+        assert_eq!(grown.cards()[0], Card::parse("QC").unwrap());
+        let gap = Meld::run(&cards("5H 6H 7H 8H"), &ca)
+            .unwrap()
+            .lay_off(&cards("TH QD"), None, &ca)
+            .unwrap();
+        assert_eq!(format_cards(gap.cards()), "5♥ 6♥ 7♥ 8♥ Q♦ 10♥");
+    }
 }

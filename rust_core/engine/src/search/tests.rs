@@ -6,6 +6,7 @@ use super::*;
 use crate::card::parse_cards;
 use crate::meld::{adjacent_same_suit_runs, check_go_down};
 use crate::rng::Rng;
+use crate::rules::MeldSpec;
 
 fn hand(s: &str) -> CardCounts {
     CardCounts::from_cards(&parse_cards(&s.split_whitespace().collect::<Vec<_>>()).unwrap())
@@ -156,6 +157,151 @@ fn outs_of_a_hand_one_card_short() {
         4
     )
     .is_empty());
+}
+
+#[test]
+fn round_7_outs_of_a_hand_that_already_makes_three_runs() {
+    // L-8.1: with 12 cards that already make three runs, the 13th card drawn must keep
+    // a whole-hand arrangement: it extends a run (or is a joker).
+    let h = hand("3H 4H 5H 6H 8S 9S TS JS 2D 3D 4D 5D");
+    let c7 = round(&l(), 7);
+    assert!(has_contract(&h, &c7, &l()));
+    let got: Vec<String> = outs(&h, &c7, &l(), &CardCounts::default(), 4)
+        .iter()
+        .map(|(c, n)| format!("{c}x{n}"))
+        .collect();
+    assert_eq!(got, ["7♠x2", "Q♠x2", "2♥x2", "7♥x2", "A♦x2", "6♦x2", "JKx3"]);
+    for (card, _) in outs(&h, &c7, &l(), &CardCounts::default(), 4) {
+        let mut more = h;
+        more.0[card.id() as usize] += 1;
+        assert!(has_contract(&more, &c7, &l()), "{card}");
+    }
+}
+
+#[test]
+fn custom_contracts_give_each_meld_its_own_length() {
+    // C-8: "round 3: one run of 7" on top of profile C.
+    let mut rules = RuleSet::contract();
+    rules.contracts[2] = Contract::from_melds(&[MeldSpec::with_min(MeldKind::Run, 7)], false).unwrap();
+    let c = rules.contracts[2];
+    assert!(!has_contract(&hand("3H 4H 5H 6H 7H 8H KS QD"), &c, &rules));
+    let best = best_go_down(&hand("3H 4H 5H 6H 7H 8H 9H KS"), &c, &rules).unwrap();
+    assert_eq!(texts(&best.melds), ["3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥"]);
+    // A longer run fills it too (C-4: longer melds allowed).
+    let eight = best_go_down(&hand("3H 4H 5H 6H 7H 8H 9H TH KS"), &c, &rules).unwrap();
+    assert_eq!(eight.melds[0].len(), 8);
+    // In profile L (opening melds of exactly their size) a run of 7 is exactly 7.
+    let mut l7 = l();
+    l7.contracts[2] = c;
+    let exact = best_go_down(&hand("3H 4H 5H 6H 7H 8H 9H TH KS"), &c, &l7).unwrap();
+    assert_eq!(exact.melds[0].len(), 7);
+    assert_eq!(texts(&exact.melds), ["4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥"]);
+}
+
+#[test]
+fn california_queens_are_wild_and_named_in_id_order() {
+    // C-8 California: every queen is wild, exactly as a joker; the melds take the
+    // hand's wild cards in id order and the rest stay in hand.
+    let rules = RuleSet::california();
+    let c1 = round(&rules, 1);
+    let best = best_go_down(&hand("7S 7H QD 9S 9H QC QS 3C"), &c1, &rules).unwrap();
+    // C-4: melds may be longer, so the third queen (25 points) goes down too; of the
+    // two equal go-downs the smaller melds list puts it in the second set.
+    assert_eq!(texts(&best.melds), ["7♠ 7♥ Q♠", "9♠ 9♥ Q♦ Q♣"]);
+    assert_eq!(format_cards(&best.left.to_cards()), "3♣");
+    assert_eq!(best.points_left, 5);
+    // Queens are never naturals: no set of queens, and a queen in a run stands where it is.
+    assert!(!has_contract(&hand("QS QH QD QC 9S"), &c1, &rules));
+    let queens = parse_cards(&["QS", "QH", "QD"]).unwrap();
+    assert_eq!(Meld::set(&queens, &rules).unwrap_err().code, ErrorCode::InvalidMeld);
+    let c2 = round(&rules, 2);
+    let run = best_go_down(&hand("9H TH JH QH 4S 4D 4C"), &c2, &rules).unwrap();
+    assert_eq!(texts(&run.melds), ["4♠ 4♦ 4♣", "9♥ 10♥ J♥ Q♥"]);
+    assert_eq!(run.melds[1].joker_stands_for(3), Some(Card::parse("QH").unwrap()));
+}
+
+#[test]
+fn shanghai_round_8_is_three_sets_and_a_run_as_the_whole_hand() {
+    let rules = RuleSet::shanghai();
+    let c8 = round(&rules, 8);
+    let h = hand("5S 5H 5D 8S 8H 8C KS KH KD 2C 3C 4C 5C");
+    let best = best_go_down(&h, &c8, &rules).unwrap();
+    assert_eq!(texts(&best.melds), ["5♠ 5♥ 5♦", "8♠ 8♥ 8♣", "K♠ K♥ K♦", "2♣ 3♣ 4♣ 5♣"]);
+    assert!(best.left.total() == 0);
+    // A card that fits no meld breaks the whole hand (no discard in this round).
+    let mut more = h;
+    more.0[Card::parse("JD").unwrap().id() as usize] += 1;
+    assert!(!has_contract(&more, &c8, &rules));
+    // Longer melds absorb extra cards (C-4).
+    let mut longer = h;
+    longer.0[Card::parse("KC").unwrap().id() as usize] += 1;
+    assert!(has_contract(&longer, &c8, &rules));
+}
+
+#[test]
+fn all_go_downs_says_when_it_stopped_at_its_limit() {
+    let h = hand("7S 7H 7D 7C 9S 9H 9D");
+    let c1 = round(&l(), 1);
+    let every = all_go_downs_limited(&h, &c1, &l(), 100);
+    assert_eq!((every.go_downs.len(), every.truncated), (4, false));
+    let cut = all_go_downs_limited(&h, &c1, &l(), 3);
+    assert_eq!((cut.go_downs.len(), cut.truncated), (3, true));
+    assert_eq!(cut.go_downs[..], every.go_downs[..3]);
+    let exact = all_go_downs_limited(&h, &c1, &l(), 4);
+    assert!(!exact.truncated);
+    assert!(all_go_downs_limited(&h, &c1, &l(), 0).truncated);
+    assert!(!all_go_downs_limited(&hand("7S 7H"), &c1, &l(), 0).truncated);
+}
+
+#[test]
+fn search_agrees_with_the_brute_force_oracle_custom_contracts() {
+    // C-8 custom contracts: per-meld lengths, several lengths of one kind (the search
+    // may meet a go-down twice and must list it once), whole-hand with sets.
+    let custom = |melds: &[MeldSpec], whole_hand: bool, base: RuleSet| {
+        let mut rules = base;
+        rules.contracts = vec![Contract::from_melds(melds, whole_hand).unwrap()];
+        rules.deal_sizes = vec![12];
+        rules
+    };
+    let run = |n| MeldSpec::with_min(MeldKind::Run, n);
+    let set = |n| MeldSpec::with_min(MeldKind::Set, n);
+    let cases = [
+        custom(&[run(7)], false, RuleSet::contract()),
+        custom(&[run(5), MeldSpec::run()], false, RuleSet::contract()),
+        custom(&[set(4), MeldSpec::set(), MeldSpec::run()], false, RuleSet::contract()),
+        custom(&[run(5), MeldSpec::run()], false, l()),
+        custom(&[set(4), run(5)], true, RuleSet::contract()),
+        custom(&[run(6), run(4)], false, RuleSet::california()),
+        RuleSet {
+            contracts: vec![round(&RuleSet::shanghai(), 8)],
+            deal_sizes: vec![12],
+            ..RuleSet::shanghai()
+        },
+    ];
+    for (n, rules) in cases.iter().enumerate() {
+        let contract = rules.contracts[0];
+        let mut rng = Rng::from_seed(40 + n as u64);
+        let mut held = 0;
+        for i in 0..60 {
+            let size = if contract.whole_hand {
+                12 + rng.below(2) as usize
+            } else {
+                8 + rng.below(4) as usize
+            };
+            let h = match i % 3 {
+                0 => crowded_hand(&mut rng, rules, size),
+                1 => random_hand(&mut rng, rules, size, true),
+                // A whole hand is planted with nothing else (else it rarely partitions).
+                _ => planted_hand(&mut rng, rules, &contract, if contract.whole_hand { 0 } else { size }),
+            };
+            held += check_against_oracle(&h, &contract, rules) as usize;
+        }
+        assert!(
+            held >= 3,
+            "case {n} ({}): only {held} hands held it",
+            contract.describe()
+        );
+    }
 }
 
 #[test]
@@ -481,24 +627,30 @@ fn crowded_hand(rng: &mut Rng, rules: &RuleSet, n: usize) -> CardCounts {
 /// The hand has at least the planted cards.
 fn planted_hand(rng: &mut Rng, rules: &RuleSet, contract: &Contract, n: usize) -> CardCounts {
     let (decks, jokers) = rules.deck_for(4);
-    let n = n.max(contract.sets() as usize * 3 + contract.runs() as usize * 4);
+    let lengths: Vec<(MeldKind, u8)> = contract
+        .melds()
+        .iter()
+        .map(|spec| (spec.kind, rules.meld_range(spec, contract.whole_hand).0))
+        .collect();
+    let n = n.max(lengths.iter().map(|&(_, len)| len as usize).sum());
     loop {
         let mut h = CardCounts::default();
         let maybe_joker = |rng: &mut Rng, card: Card| if rng.below(8) == 0 { Card::JOKER } else { card };
-        for _ in 0..contract.sets() {
-            let rank = 1 + rng.below(13) as u8;
-            for _ in 0..3 {
+        for &(kind, len) in &lengths {
+            if kind == MeldKind::Set {
+                let rank = 1 + rng.below(13) as u8;
+                for _ in 0..len {
+                    let suit = Suit::from_index(rng.below(4) as u8);
+                    let card = maybe_joker(rng, Card::new(rank, suit));
+                    h.0[card.id() as usize] += 1;
+                }
+            } else {
                 let suit = Suit::from_index(rng.below(4) as u8);
-                let card = maybe_joker(rng, Card::new(rank, suit));
-                h.0[card.id() as usize] += 1;
-            }
-        }
-        for _ in 0..contract.runs() {
-            let suit = Suit::from_index(rng.below(4) as u8);
-            let start = 1 + rng.below(11) as u8;
-            for pos in start..start + 4 {
-                let card = maybe_joker(rng, Card::new(if pos == 14 { 1 } else { pos }, suit));
-                h.0[card.id() as usize] += 1;
+                let start = 1 + rng.below(15 - len as u32) as u8;
+                for pos in start..start + len {
+                    let card = maybe_joker(rng, Card::new(if pos == 14 { 1 } else { pos }, suit));
+                    h.0[card.id() as usize] += 1;
+                }
             }
         }
         while h.total() < n {
@@ -716,7 +868,8 @@ fn best_arrangement_agrees_with_the_brute_force_oracle() {
 
 #[test]
 fn every_go_down_is_legal_disjoint_and_of_opening_size() {
-    for rules in [l(), RuleSet::contract(), RuleSet::liverpool_classic()] {
+    for name in RuleSet::preset_names() {
+        let rules = RuleSet::preset(name).unwrap();
         let mut rng = Rng::from_seed(21);
         for i in 0..400 {
             let r = 1 + (i % rules.rounds() as usize) as u8;
@@ -776,7 +929,7 @@ fn outs_are_exactly_the_cards_that_complete_the_contract() {
         let h = crowded_hand(&mut rng, &rules, n);
         let seen = random_hand(&mut rng, &rules, 6, false);
         let got = outs(&h, &contract, &rules, &seen, 4);
-        if has_contract(&h, &contract, &rules) {
+        if !contract.whole_hand && has_contract(&h, &contract, &rules) {
             assert!(got.is_empty());
             continue;
         }
