@@ -2,7 +2,11 @@
 
 Every error carries a stable machine-readable ``code`` (the codes of
 ``CONFORMANCE.md`` plus a few for malformed input) and, when a rule forbids the
-action, the RULES.md ``rule`` id. The message is one sentence that cites it.
+action, the RULES.md ``rule`` id. The message is one sentence that cites it, in
+the language of :func:`liverpool.set_language`: the engine sends a message id
+(``key``) and its values (``params``), and the sentence comes from the ``engine``
+catalogue of that language (``i18n/catalogues/<lang>/engine.json``). ``code``,
+``rule``, ``key`` and ``params`` never depend on the language.
 
 Hierarchy::
 
@@ -14,14 +18,24 @@ Hierarchy::
     └── IllegalMoveError                         every refusal of a move or meld by a rule
 
 >>> from liverpool import Card
+>>> from liverpool.i18n import language
 >>> try:
 ...     Card("11♠")
 ... except InvalidCardError as e:
-...     e.code
-'malformed_card'
+...     error = e
+>>> error.code, error.key, error.params
+('malformed_card', 'card.malformed', {'text': '11♠'})
+>>> with language("es"):
+...     print(error)
+'11♠' no es una carta: se espera un valor (A 2-10 J Q K, T para el 10) y un palo (♠♥♦♣ o S H D C), o JK para un comodín
 """
 
 from __future__ import annotations
+
+import string
+from typing import NamedTuple, Union
+
+from liverpool import i18n
 
 __all__ = [
     "LiverpoolError",
@@ -31,23 +45,95 @@ __all__ = [
     "PositionError",
     "IllegalMoveError",
     "exception_class_for",
+    "Message",
 ]
+
+#: The catalogue domain of the engine's sentences.
+DOMAIN = "engine"
+
+#: A placeholder value: text (numbers, cards, names) or a nested message.
+ParamValue = Union[str, "Message"]
+
+
+class Message(NamedTuple):
+    """A message id and its placeholder values: one sentence (or a phrase inside one)."""
+
+    key: str
+    params: dict[str, ParamValue]
+
+    def render(self, lang: str | None = None, *, fallback: bool = True) -> str | None:
+        """The sentence in ``lang`` (default: the current language); ``None`` if the
+        catalogue has no such message or its placeholders do not fit ``params``.
+        With ``fallback`` a message missing from ``lang`` is taken from English."""
+        lang = i18n.get_language() if lang is None else lang
+        template = i18n.catalogue(lang, DOMAIN).get(self.key)
+        if template is None and fallback:
+            template = i18n.catalogue(i18n.DEFAULT, DOMAIN).get(self.key)
+        if template is None:
+            return None
+        values: dict[str, str] = {}
+        for name, value in self.params.items():
+            if isinstance(value, Message):
+                text = value.render(lang, fallback=fallback)
+                if text is None:
+                    return None
+                values[name] = text
+            else:
+                values[name] = value
+        if i18n.placeholders(template) != set(values):
+            return None
+        try:
+            return string.Formatter().vformat(template, (), values)
+        except (KeyError, IndexError, ValueError):
+            return None
 
 
 class LiverpoolError(Exception):
-    """Base class of every engine error."""
+    """Base class of every engine error.
+
+    ``english`` is the engine's own sentence (with the rule id); ``message`` and
+    ``str(error)`` are the same sentence in the current language. An error made in
+    Python without a ``key`` keeps its English text in every language.
+    """
 
     code: str
     rule: str | None
+    key: str | None
+    params: dict[str, ParamValue]
+    english: str
 
-    def __init__(self, message: str, code: str = "invalid_argument", rule: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        code: str = "invalid_argument",
+        rule: str | None = None,
+        key: str | None = None,
+        params: dict[str, ParamValue] | None = None,
+    ) -> None:
         super().__init__(message)
-        self.message = message
+        self.english = message
         self.code = code
         self.rule = rule
+        self.key = key
+        self.params = dict(params or {})
 
-    def __reduce__(self) -> tuple[type, tuple[str, str, str | None]]:
-        return (type(self), (self.message, self.code, self.rule))
+    @property
+    def message(self) -> str:
+        """The sentence in the current language, citing the rule id."""
+        if self.key is None:
+            return self.english
+        text = Message(self.key, self.params).render()
+        if text is None:
+            return self.english
+        return f"{text} ({self.rule})" if self.rule else text
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(
+        self,
+    ) -> tuple[type, tuple[str, str, str | None, str | None, dict[str, ParamValue]]]:
+        return (type(self), (self.english, self.code, self.rule, self.key, self.params))
 
 
 class InvalidCardError(LiverpoolError, ValueError):

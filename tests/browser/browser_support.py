@@ -7,7 +7,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = ROOT / "notebooks"
+# LIVERPOOL_BROWSER_NOTEBOOKS points the test at another tree (e.g. a notebook being written).
+NOTEBOOKS = Path(os.environ.get("LIVERPOOL_BROWSER_NOTEBOOKS") or ROOT / "notebooks").resolve()
 SCREENSHOTS = ROOT / "target" / "screenshots"
 CHROMIUM = Path(os.environ.get("LIVERPOOL_CHROMIUM", "/usr/bin/chromium"))
 LANGUAGES = ("en", "pt", "es")
@@ -51,5 +52,6 @@ def screenshot_path(notebook: Path, suffix: str = "") -> Path:
     return target
 
 
-def notebook_source(path: Path) -> str:
-    return path.read_text(encoding="utf-8")
+def notebooks_using(*names: str) -> list[Path]:
+    """The notebooks whose source mentions one of ``names`` (a widget builder)."""
+    return [path for path in discover_notebooks() if any(name in path.read_text(encoding="utf-8") for name in names)]

@@ -5,6 +5,7 @@
 //! Two decks simply mean a card id may appear twice in a multiset.
 
 use crate::error::{Error, ErrorCode};
+use crate::msg;
 use std::fmt;
 
 /// Number of distinct card ids (52 naturals + the joker).
@@ -53,10 +54,10 @@ impl Card {
         if (id as usize) < CARD_KINDS {
             Ok(Card(id))
         } else {
-            Err(Error::new(
+            Err(Error::with(
                 ErrorCode::MalformedCard,
                 None,
-                format!("card id {id} is out of range 0..=52"),
+                msg!("card.id_out_of_range", id = id),
             ))
         }
     }
@@ -95,16 +96,7 @@ impl Card {
     /// Parse the notation of CONFORMANCE.md: ranks `A 2..10 J Q K` (`T` for 10),
     /// suits `♠♥♦♣` or `SHDC` in any case, `JK` for the joker.
     pub fn parse(text: &str) -> Result<Card, Error> {
-        let malformed = || {
-            Error::new(
-                ErrorCode::MalformedCard,
-                None,
-                format!(
-                    "'{text}' is not a card: expected a rank (A 2-10 J Q K, T for 10) and a suit \
-                     (♠♥♦♣ or S H D C), or JK for a joker"
-                ),
-            )
-        };
+        let malformed = || Error::with(ErrorCode::MalformedCard, None, msg!("card.malformed", text = text));
         let t = text.trim();
         if t.eq_ignore_ascii_case("JK") {
             return Ok(Card::JOKER);

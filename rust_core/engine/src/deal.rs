@@ -13,7 +13,8 @@
 //! every platform and release.
 
 use crate::card::{Card, CARD_KINDS, JOKER_ID};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, ErrorCode, Message, Result};
+use crate::msg;
 use crate::rng::Rng;
 use crate::rules::RuleSet;
 use rayon::prelude::*;
@@ -65,12 +66,15 @@ pub fn check_players(rules: &RuleSet, players: u8) -> Result<()> {
     if (rules.min_players..=rules.max_players).contains(&players) {
         Ok(())
     } else {
-        Err(Error::rule(
+        Err(Error::refused(
             ErrorCode::InvalidArgument,
             "L-1.1",
-            format!(
-                "{players} players: the '{}' rules allow {} to {}",
-                rules.name, rules.min_players, rules.max_players
+            msg!(
+                "players.out_of_range",
+                players = players,
+                rules = &rules.name,
+                min = rules.min_players,
+                max = rules.max_players
             ),
         ))
     }
@@ -90,22 +94,28 @@ pub fn shuffled_decks_batch(n: usize, seed: u64, rules: &RuleSet, players: u8) -
     check_players(rules, players)?;
     let template: Vec<u8> = new_deck(rules, players).iter().map(|c| c.id()).collect();
     let deck_len = template.len();
-    let too_large = |why: &str| {
-        Error::new(
+    let too_large = |why: Message| {
+        Error::with(
             ErrorCode::BatchTooLarge,
             None,
-            format!("{n} decks of {deck_len} cards {why} (the limit is {MAX_BATCH_BYTES} bytes)"),
+            msg!(
+                "batch.too_large",
+                n = n,
+                deck_len = deck_len,
+                why = why,
+                limit = MAX_BATCH_BYTES
+            ),
         )
     };
     let total = (n as u64)
         .checked_mul(deck_len as u64)
         .filter(|&bytes| bytes <= MAX_BATCH_BYTES)
-        .ok_or_else(|| too_large("exceed the batch limit"))?;
-    let total = usize::try_from(total).map_err(|_| too_large("exceed this platform's address space"))?;
+        .ok_or_else(|| too_large(msg!("batch.exceeds_limit")))?;
+    let total = usize::try_from(total).map_err(|_| too_large(msg!("batch.exceeds_address_space")))?;
 
     let mut out: Vec<u8> = Vec::new();
     out.try_reserve_exact(total)
-        .map_err(|_| too_large("could not be allocated"))?;
+        .map_err(|_| too_large(msg!("batch.not_allocated")))?;
     if total > 0 {
         out.spare_capacity_mut()[..total]
             .par_chunks_mut(ROWS_PER_TASK * deck_len)
@@ -156,12 +166,14 @@ pub struct Dealt {
 
 /// The `bad_cut` error for a cut outside `1..=deck_len - 1` (L-2.2).
 pub fn bad_cut(cut: impl Display, deck_len: usize) -> Error {
-    Error::rule(
+    Error::refused(
         ErrorCode::BadCut,
         "L-2.2",
-        format!(
-            "a cut of {cut} cards is out of range: the cutter lifts 1 to {} cards of a {deck_len}-card deck",
-            deck_len.saturating_sub(1)
+        msg!(
+            "cut.out_of_range",
+            cut = cut,
+            max = deck_len.saturating_sub(1),
+            deck_len = deck_len
         ),
     )
 }
@@ -184,10 +196,10 @@ pub fn deal_round(deck: &[Card], rules: &RuleSet, players: u8, round: u8, dealer
     let hand_size = rules.deal_size(round)? as usize;
     check_players(rules, players)?;
     if dealer >= players {
-        return Err(Error::rule(
+        return Err(Error::refused(
             ErrorCode::InvalidArgument,
             "L-1.3",
-            format!("dealer seat {dealer} does not exist: seats are 0..={}", players - 1),
+            msg!("deal.no_such_dealer", dealer = dealer, last = players - 1),
         ));
     }
     let mut counts = [0u8; CARD_KINDS];
@@ -195,15 +207,17 @@ pub fn deal_round(deck: &[Card], rules: &RuleSet, players: u8, round: u8, dealer
         let slot = &mut counts[card.id() as usize];
         *slot = slot.saturating_add(1);
     }
-    rules.check_copies(&counts, players, "the deck")?;
+    rules.check_copies(&counts, players, msg!("what.the_deck"))?;
     let dealt_cards = players as usize * hand_size;
     if deck.len() <= dealt_cards {
-        return Err(Error::rule(
+        return Err(Error::refused(
             ErrorCode::InvalidArgument,
             "L-2.5",
-            format!(
-                "a {}-card deck cannot deal {hand_size} cards to {players} players and turn up a card",
-                deck.len()
+            msg!(
+                "deal.deck_too_small",
+                deck_len = deck.len(),
+                hand_size = hand_size,
+                players = players
             ),
         ));
     }

@@ -74,28 +74,182 @@ impl fmt::Display for ErrorCode {
 }
 
 /// An engine error: a stable code, the rule id that applies (if any) and a sentence.
+///
+/// The sentence is kept twice: as a message id with its arguments (`key`, `args`:
+/// what a front end translates, see [`crate::messages`]) and rendered in English
+/// (`message`, for Rust users and logs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     pub code: ErrorCode,
     pub rule: Option<&'static str>,
+    /// Stable message id, e.g. `"buy.already_passed"`.
+    pub key: &'static str,
+    /// The values of the template's `{placeholders}`.
+    pub args: Vec<(&'static str, Arg)>,
+    /// The English rendering of `key` with `args`.
     pub message: String,
 }
 
+/// The value of a message placeholder: text that needs no translation (numbers,
+/// cards as `A♠`, rule set names, text from other libraries) or a message of its
+/// own, translated with the outer one (a reason, a phase, a contract).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    Text(String),
+    Message(Message),
+}
+
+/// A message id and its arguments: one translatable sentence or phrase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub key: &'static str,
+    pub args: Vec<(&'static str, Arg)>,
+}
+
+/// What a placeholder can be filled with: anything displayable becomes text, a
+/// [`Message`] stays a message (so it is translated too).
+pub trait IntoArg {
+    fn into_arg(self) -> Arg;
+}
+
+impl<T: fmt::Display> IntoArg for T {
+    fn into_arg(self) -> Arg {
+        Arg::Text(self.to_string())
+    }
+}
+
+impl IntoArg for Message {
+    fn into_arg(self) -> Arg {
+        Arg::Message(self)
+    }
+}
+
+/// Build a [`Message`]: `msg!("buy.already_passed", seat = 2)`. The key must be a
+/// string literal listed in [`crate::messages::TEMPLATES`] (a test scans the sources).
+#[macro_export]
+macro_rules! msg {
+    ($key:literal $(, $name:ident = $value:expr)* $(,)?) => {
+        $crate::error::Message::new(
+            $key,
+            vec![$((stringify!($name), $crate::error::IntoArg::into_arg($value))),*],
+        )
+    };
+}
+
+impl Message {
+    /// A message from its id and arguments; debug builds check both against the
+    /// template table.
+    pub fn new(key: &'static str, args: Vec<(&'static str, Arg)>) -> Message {
+        debug_assert!(
+            crate::messages::template(key).is_some(),
+            "message id {key:?} is not in messages::TEMPLATES"
+        );
+        debug_assert_eq!(
+            crate::messages::template(key).map(placeholders),
+            Some({
+                let mut names: Vec<&str> = args.iter().map(|(n, _)| *n).collect();
+                names.sort_unstable();
+                names.dedup();
+                names
+            }),
+            "the arguments of {key:?} do not match its template's placeholders"
+        );
+        Message { key, args }
+    }
+
+    /// Free text that is not translated (kept for messages built outside the
+    /// engine, e.g. by the binding).
+    pub fn untranslated(text: impl Into<String>) -> Message {
+        Message::new("text", vec![("text", Arg::Text(text.into()))])
+    }
+
+    /// The English sentence: the template of `key` with every placeholder filled.
+    pub fn english(&self) -> String {
+        let template = crate::messages::template(self.key).unwrap_or(self.key);
+        let mut out = String::with_capacity(template.len() + 16);
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            let Some(close) = after.find('}') else {
+                out.push_str(&rest[open..]);
+                return out;
+            };
+            let name = &after[..close];
+            match self.args.iter().find(|(n, _)| *n == name) {
+                Some((_, Arg::Text(t))) => out.push_str(t),
+                Some((_, Arg::Message(m))) => out.push_str(&m.english()),
+                None => out.push_str(&rest[open..open + close + 2]),
+            }
+            rest = &after[close + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+/// Free text becomes an untranslated message (for callers outside the engine).
+impl From<&str> for Message {
+    fn from(text: &str) -> Message {
+        Message::untranslated(text)
+    }
+}
+
+impl From<String> for Message {
+    fn from(text: String) -> Message {
+        Message::untranslated(text)
+    }
+}
+
+/// The `{name}` placeholders of a template, sorted and without repeats.
+pub fn placeholders(template: &str) -> Vec<&str> {
+    let mut names = vec![];
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else { break };
+        names.push(&after[..close]);
+        rest = &after[close + 1..];
+    }
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 impl Error {
-    pub fn new(code: ErrorCode, rule: Option<&'static str>, message: impl Into<String>) -> Error {
+    /// An error whose sentence is `msg` (use [`msg!`] to build it).
+    pub fn with(code: ErrorCode, rule: Option<&'static str>, msg: Message) -> Error {
         Error {
             code,
             rule,
-            message: message.into(),
+            message: msg.english(),
+            key: msg.key,
+            args: msg.args,
         }
     }
-    /// An error whose message names the rule that forbids the action.
+    /// An error refused by `rule`, whose sentence is `msg`.
+    pub fn refused(code: ErrorCode, rule: &'static str, msg: Message) -> Error {
+        Error::with(code, Some(rule), msg)
+    }
+    /// An error with an untranslated free-text message (for callers outside the
+    /// engine; the engine itself always uses [`Error::with`] / [`Error::refused`]).
+    pub fn new(code: ErrorCode, rule: Option<&'static str>, message: impl Into<String>) -> Error {
+        Error::with(code, rule, Message::untranslated(message))
+    }
+    /// [`Error::new`] naming the rule that forbids the action.
     pub fn rule(code: ErrorCode, rule: &'static str, message: impl Into<String>) -> Error {
-        Error {
-            code,
-            rule: Some(rule),
-            message: message.into(),
+        Error::new(code, Some(rule), message)
+    }
+    /// The sentence as a message, e.g. to give it as the reason of another error.
+    pub fn to_message(&self) -> Message {
+        Message {
+            key: self.key,
+            args: self.args.clone(),
         }
+    }
+    /// The same error with another sentence.
+    pub fn reworded(self, msg: Message) -> Error {
+        Error::with(self.code, self.rule, msg)
     }
 }
 

@@ -11,12 +11,13 @@ pub mod deal;
 pub mod error;
 pub mod game;
 pub mod meld;
+pub mod messages;
 pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod sim;
 
 pub use card::{Card, CardCounts, Suit};
-pub use error::{Error, ErrorCode, Result};
+pub use error::{Arg, Error, ErrorCode, Message, Result};
 pub use meld::{check_go_down, End, Meld, MeldKind};
 pub use rules::{BuyingRule, Contract, JokerSwapRule, RuleSet, TieBreak};

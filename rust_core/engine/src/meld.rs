@@ -6,7 +6,8 @@
 //! `start + i`.
 
 use crate::card::{format_cards, Card, Suit};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, ErrorCode, Message, Result};
+use crate::msg;
 use crate::rules::{Contract, MeldSpec, RuleSet};
 use serde::{Deserialize, Serialize};
 
@@ -102,35 +103,39 @@ impl Meld {
     /// A set from cards in any order (L-4.1, L-4.5). Size limits of a go-down are
     /// checked by [`check_go_down`]; here only the minimum size applies.
     pub fn set(cards: &[Card], rules: &RuleSet) -> Result<Meld> {
-        let invalid = |why: String| {
-            Err(Error::rule(
+        let invalid = |why: Message| {
+            Err(Error::refused(
                 ErrorCode::InvalidMeld,
                 "L-4.1",
-                format!("{} is not a set: {why}", format_cards(cards)),
+                msg!("meld.not_a_set", cards = format_cards(cards), why = why),
             ))
         };
         let naturals: Vec<Card> = cards.iter().copied().filter(|&c| !rules.is_wild(c)).collect();
         if cards.len() < rules.set_size_min as usize {
-            return invalid(format!("a set has at least {} cards", rules.set_size_min));
+            return invalid(msg!("meld.set_min_size", min = rules.set_size_min));
         }
         let Some(first) = naturals.first() else {
-            return Err(Error::rule(
+            return Err(Error::refused(
                 ErrorCode::InvalidMeld,
                 "L-4.5",
-                format!("{} is not a set: it holds no natural card", format_cards(cards)),
+                msg!(
+                    "meld.not_a_set",
+                    cards = format_cards(cards),
+                    why = msg!("meld.no_natural")
+                ),
             ));
         };
         if naturals.iter().any(|c| c.rank() != first.rank()) {
-            return invalid("its cards are not all of one rank".into());
+            return invalid(msg!("meld.not_one_rank"));
         }
         if naturals.len() < rules.min_naturals_set.max(1) as usize {
-            return Err(Error::rule(
+            return Err(Error::refused(
                 ErrorCode::InvalidMeld,
                 "L-4.5",
-                format!(
-                    "{} has too few natural cards: a set needs {}",
-                    format_cards(cards),
-                    rules.min_naturals_set
+                msg!(
+                    "meld.set_few_naturals",
+                    cards = format_cards(cards),
+                    min = rules.min_naturals_set
                 ),
             ));
         }
@@ -150,26 +155,26 @@ impl Meld {
 
     pub(crate) fn run_min_len(cards: &[Card], rules: &RuleSet, min_len: u8) -> Result<Meld> {
         // The message is built only on failure: the search validates many runs.
-        let invalid = |rule: &'static str, why: &str| {
-            Err(Error::rule(
+        let invalid = |rule: &'static str, why: Message| {
+            Err(Error::refused(
                 ErrorCode::InvalidMeld,
                 rule,
-                format!("{} is not a run: {why}", format_cards(cards)),
+                msg!("meld.not_a_run", cards = format_cards(cards), why = why),
             ))
         };
         if cards.len() < min_len as usize {
-            return invalid("L-4.2", &format!("a run has at least {min_len} cards"));
+            return invalid("L-4.2", msg!("meld.run_min_size", min = min_len));
         }
         if cards.len() > 14 {
-            return invalid("L-4.3", "a run spans at most the 14 positions A..K..A");
+            return invalid("L-4.3", msg!("meld.run_too_long"));
         }
         let wild = |c: &Card| rules.is_wild(*c);
         let Some((first_index, first)) = cards.iter().enumerate().find(|(_, c)| !wild(c)) else {
-            return invalid("L-4.5", "it holds no natural card");
+            return invalid("L-4.5", msg!("meld.no_natural"));
         };
         let suit = first.suit_index();
         if cards.iter().any(|c| !wild(c) && c.suit_index() != suit) {
-            return invalid("L-4.2", "its cards are not all of one suit");
+            return invalid("L-4.2", msg!("meld.not_one_suit"));
         }
         // The first natural fixes the start; an ace may sit at position 1 or 14.
         let mut candidates = vec![first.rank() as i32 - first_index as i32];
@@ -186,10 +191,7 @@ impl Meld {
                     .all(|(i, c)| wild(c) || position_rank((s + i as i32) as u8) == c.rank())
         });
         let Some(start) = start else {
-            return invalid(
-                "L-4.3",
-                "its cards are not consecutive positions low to high (ace low or high, never wrapping K-A-2)",
-            );
+            return invalid("L-4.3", msg!("meld.not_consecutive"));
         };
         let counted = match rules.run_naturals_window {
             Some(w) => &cards[..cards.len().min(w as usize)],
@@ -197,17 +199,17 @@ impl Meld {
         };
         let naturals = counted.iter().filter(|c| !wild(c)).count();
         if naturals < rules.min_naturals_run.max(1) as usize {
-            return Err(Error::rule(
+            return Err(Error::refused(
                 ErrorCode::InvalidMeld,
                 if rules.run_naturals_window.is_some() {
                     "W-4"
                 } else {
                     "L-4.5"
                 },
-                format!(
-                    "{} has too few natural cards: a run needs {}",
-                    format_cards(cards),
-                    rules.min_naturals_run
+                msg!(
+                    "meld.run_few_naturals",
+                    cards = format_cards(cards),
+                    min = rules.min_naturals_run
                 ),
             ));
         }
@@ -258,37 +260,38 @@ impl Meld {
     /// naturals leave, then extend `end` (default: high if legal, else low).
     pub fn lay_off(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> Result<Meld> {
         if cards.is_empty() {
-            return Err(Error::new(
+            return Err(Error::refused(
                 ErrorCode::InvalidArgument,
-                Some("L-5.3"),
-                "a lay-off needs at least one card",
+                "L-5.3",
+                msg!("lay_off.no_cards"),
             ));
         }
-        let refuse = |why: String| {
-            Err(Error::rule(
+        let refuse = |why: Message| {
+            Err(Error::refused(
                 ErrorCode::InvalidLayOff,
                 "L-5.3",
-                format!(
-                    "{} cannot be laid off on {}: {why}",
-                    format_cards(cards),
-                    format_cards(&self.cards)
+                msg!(
+                    "lay_off.refused",
+                    cards = format_cards(cards),
+                    meld = format_cards(&self.cards),
+                    why = why
                 ),
             ))
         };
         match self.kind {
             MeldKind::Set => {
                 if let Some(c) = cards.iter().find(|&&c| !rules.is_wild(c) && c.rank() != self.key) {
-                    return refuse(format!("{c} is not of the set's rank {}", Card::rank_str(self.key)));
+                    return refuse(msg!("lay_off.wrong_rank", card = c, rank = Card::rank_str(self.key)));
                 }
                 let mut grown = self.cards.clone();
                 grown.extend_from_slice(cards);
-                Meld::set(&grown, rules).or_else(|e| refuse(e.message))
+                Meld::set(&grown, rules).or_else(|e| refuse(e.to_message()))
             }
             MeldKind::Run => self.lay_off_run(cards, end, rules).or_else(refuse),
         }
     }
 
-    fn lay_off_run(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> std::result::Result<Meld, String> {
+    fn lay_off_run(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> std::result::Result<Meld, Message> {
         let (low, high) = self.span().expect("a run");
         // Wild cards fill gaps first, then extend the run, in the order given.
         let wilds: Vec<Card> = cards.iter().copied().filter(|&c| rules.is_wild(c)).collect();
@@ -296,13 +299,13 @@ impl Meld {
         let naturals: Vec<Card> = cards.iter().copied().filter(|&c| !rules.is_wild(c)).collect();
         for c in &naturals {
             if c.suit_index() != self.key {
-                return Err(format!("{c} is not of the run's suit"));
+                return Err(msg!("lay_off.wrong_suit", card = c));
             }
         }
         // Each ace may go to position 1 or 14; try every assignment (at most 2 aces matter).
         let aces = naturals.iter().filter(|c| c.rank() == 1).count();
         let mut best: Option<(i32, Vec<Option<Card>>, u8)> = None;
-        let mut last_reason = String::from("it does not extend the run at either end");
+        let mut last_reason = msg!("lay_off.no_extension");
         for ace_mask in 0..(1u32 << aces) {
             let mut ace_i = 0;
             let mut positions: Vec<(i32, Card)> = Vec::with_capacity(naturals.len());
@@ -317,7 +320,7 @@ impl Meld {
                 positions.push((pos, c));
             }
             if let Some((pos, c)) = positions.iter().find(|(p, _)| (low as i32..=high as i32).contains(p)) {
-                last_reason = format!("position {pos} ({c}) is already in the run");
+                last_reason = msg!("lay_off.position_taken", position = pos, card = c);
                 continue;
             }
             let mut lo = low as i32;
@@ -340,12 +343,12 @@ impl Meld {
                 *slot = Some(c);
             }
             if clash {
-                last_reason = "two cards claim one position".into();
+                last_reason = msg!("lay_off.position_clash");
                 continue;
             }
             let gaps = slots.iter().filter(|s| s.is_none()).count() as i32;
             if gaps > jokers {
-                last_reason = "it leaves a gap in the run".into();
+                last_reason = msg!("lay_off.leaves_gap");
                 continue;
             }
             let extra = jokers - gaps;
@@ -371,7 +374,7 @@ impl Meld {
                     slots = v;
                     start = lo - extra;
                 } else {
-                    last_reason = "the joker has no free position at that end (positions 1..14)".into();
+                    last_reason = msg!("lay_off.joker_no_room");
                     continue;
                 }
             }
@@ -382,7 +385,7 @@ impl Meld {
         }
         let (_, slots, start) = best.ok_or(last_reason)?;
         let grown: Vec<Card> = slots.into_iter().map(|s| s.expect("filled")).collect();
-        let meld = Meld::run_min_len(&grown, rules, 1).map_err(|e| e.message)?;
+        let meld = Meld::run_min_len(&grown, rules, 1).map_err(|e| e.to_message())?;
         debug_assert_eq!(meld.start, start);
         Ok(meld)
     }
@@ -391,27 +394,32 @@ impl Meld {
     /// Returns the new meld; the freed joker is the caller's to place.
     pub fn swap_joker(&self, natural: Card) -> Result<Meld> {
         if self.is_set() {
-            return Err(Error::rule(
+            return Err(Error::refused(
                 ErrorCode::JokerLocked,
                 "L-7.1",
-                "a joker in a set is locked and can never be swapped",
+                msg!("swap.set_joker_locked"),
             ));
         }
         let index = (0..self.cards.len()).find(|&i| self.joker_stands_for(i) == Some(natural));
         let Some(index) = index else {
             let why = if self.jokers() == 0 {
-                "the run holds no joker".to_string()
+                msg!("swap.no_joker")
             } else {
                 let stands: Vec<String> = (0..self.cards.len())
                     .filter_map(|i| self.joker_stands_for(i))
                     .map(|c| c.to_string())
                     .collect();
-                format!("its joker stands for {}, not {natural}", stands.join(", "))
+                msg!("swap.stands_for", stands = stands.join(", "), card = natural)
             };
-            return Err(Error::rule(
+            return Err(Error::refused(
                 ErrorCode::SwapMismatch,
                 "L-7.2",
-                format!("cannot swap {natural} into {}: {why}", format_cards(&self.cards)),
+                msg!(
+                    "swap.mismatch",
+                    card = natural,
+                    meld = format_cards(&self.cards),
+                    why = why
+                ),
             ));
         };
         let mut cards = self.cards.clone();
@@ -464,13 +472,14 @@ pub fn check_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet)
     }
     let rule = if contract.whole_hand { "L-8.1" } else { "L-4.6" };
     if groups.len() != want {
-        return Err(Error::rule(
+        return Err(Error::refused(
             ErrorCode::ContractNotMet,
             rule,
-            format!(
-                "the contract is {}: {want} melds, not {}",
-                contract.describe(),
-                groups.len()
+            msg!(
+                "go_down.meld_count",
+                contract = contract.describe_message(),
+                want = want,
+                got = groups.len()
             ),
         ));
     }
@@ -499,13 +508,10 @@ pub fn check_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet)
         if rules.same_suit_runs_need_gap {
             let runs: Vec<&Meld> = pick.iter().copied().filter(|m| m.is_run()).collect();
             if let Some((i, j)) = adjacent_same_suit_runs(&runs) {
-                adjacency_error.get_or_insert(Error::rule(
+                adjacency_error.get_or_insert(Error::refused(
                     ErrorCode::AdjacentRuns,
                     "L-4.4",
-                    format!(
-                        "same-suit runs {} and {} are adjacent: in one contract they must overlap or leave a gap",
-                        runs[i], runs[j]
-                    ),
+                    msg!("go_down.adjacent_runs", first = runs[i], second = runs[j]),
                 ));
                 continue;
             }
@@ -519,10 +525,10 @@ pub fn check_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet)
     if let Some(e) = size_error.or(adjacency_error) {
         return Err(e);
     }
-    Err(Error::rule(
+    Err(Error::refused(
         ErrorCode::ContractNotMet,
         if contract.whole_hand { "L-8.1" } else { "L-3" },
-        format!("the contract is {}; these melds are not", contract.describe()),
+        msg!("go_down.not_the_contract", contract = contract.describe_message()),
     ))
 }
 
@@ -546,34 +552,39 @@ fn size_problem(melds: &[&Meld], contract: &Contract, rules: &RuleSet) -> Option
             };
             if len < min {
                 if spec.min.is_some() {
-                    return Some(Error::rule(
-                        ErrorCode::ContractNotMet,
-                        "C-8",
-                        format!(
-                            "the contract is {}: {m} has {len} cards, the {} it would fill needs at least {min}",
-                            contract.describe(),
-                            kind.as_str()
-                        ),
-                    ));
+                    let msg = if kind == MeldKind::Set {
+                        msg!(
+                            "go_down.set_below_contract",
+                            contract = contract.describe_message(),
+                            meld = m,
+                            len = len,
+                            min = min
+                        )
+                    } else {
+                        msg!(
+                            "go_down.run_below_contract",
+                            contract = contract.describe_message(),
+                            meld = m,
+                            len = len,
+                            min = min
+                        )
+                    };
+                    return Some(Error::refused(ErrorCode::ContractNotMet, "C-8", msg));
                 }
-                return Some(Error::rule(
+                return Some(Error::refused(
                     ErrorCode::InvalidMeld,
                     rule,
-                    format!("{m} is shorter than {min} cards"),
+                    msg!("go_down.meld_too_short", meld = m, min = min),
                 ));
             }
             if let Some(max) = max.filter(|&max| len > max) {
-                let what = kind.as_str();
-                let exactly = if spec.min.is_some() {
-                    format!("this contract's {what} has at most {max}")
-                } else {
-                    format!("at go-down a {what} has exactly {max} in this profile")
+                let msg = match (kind, spec.min.is_some()) {
+                    (MeldKind::Set, false) => msg!("go_down.set_size", meld = m, len = len, max = max),
+                    (MeldKind::Run, false) => msg!("go_down.run_size", meld = m, len = len, max = max),
+                    (MeldKind::Set, true) => msg!("go_down.set_above_contract", meld = m, len = len, max = max),
+                    (MeldKind::Run, true) => msg!("go_down.run_above_contract", meld = m, len = len, max = max),
                 };
-                return Some(Error::rule(
-                    ErrorCode::MeldSize,
-                    rule,
-                    format!("{m} has {len} cards: {exactly}"),
-                ));
+                return Some(Error::refused(ErrorCode::MeldSize, rule, msg));
             }
         }
     }

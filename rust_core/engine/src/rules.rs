@@ -15,15 +15,25 @@ pub use contract::{Contract, MeldKind, MeldSpec, MAX_CONTRACT_MELDS};
 pub use file::{RuleOption, RULE_OPTIONS};
 
 use crate::card::{Card, JOKER_ID};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, ErrorCode, Message, Result};
+use crate::msg;
 use serde::{Deserialize, Serialize};
 
 /// A rule set refused: `path` is the key (`contracts[2].melds[0].min`), `reason` says why.
-pub(crate) fn invalid(path: impl AsRef<str>, reason: impl AsRef<str>) -> Error {
-    Error::new(
+pub(crate) fn invalid(path: impl std::fmt::Display, reason: Message) -> Error {
+    Error::with(
         ErrorCode::InvalidRules,
         None,
-        format!("{}: {}", path.as_ref(), reason.as_ref()),
+        msg!("rules.invalid_option", key = path, reason = reason),
+    )
+}
+
+/// [`invalid`], citing the rule that makes the value impossible.
+pub(crate) fn invalid_by(path: impl std::fmt::Display, rule: &'static str, reason: Message) -> Error {
+    Error::refused(
+        ErrorCode::InvalidRules,
+        rule,
+        msg!("rules.invalid_option", key = path, reason = reason),
     )
 }
 
@@ -318,12 +328,13 @@ impl RuleSet {
             "california" => Ok(RuleSet::california()),
             "no-buy" => Ok(RuleSet::no_buy()),
             "double-progressive" => Ok(RuleSet::double_progressive()),
-            _ => Err(Error::new(
+            _ => Err(Error::with(
                 ErrorCode::InvalidRules,
                 None,
-                format!(
-                    "unknown rule set '{name}': the presets are {}",
-                    RuleSet::preset_names().join(", ")
+                msg!(
+                    "rules.unknown_preset",
+                    name = name,
+                    presets = RuleSet::preset_names().join(", ")
                 ),
             )),
         }
@@ -409,74 +420,76 @@ impl RuleSet {
     /// Refuse inconsistent rule sets: the error names the key (`deal_sizes[3]`,
     /// `contracts[2].melds[0].min`) and says why.
     pub fn validate(&self) -> Result<()> {
-        let bad = |path: &str, reason: String| Err(invalid(path, reason));
+        let bad = |path: &str, reason: Message| Err(invalid(path, reason));
         if self.name.trim().is_empty() {
-            return bad("name", "a rule set needs a name".into());
+            return bad("name", msg!("rules.name_empty"));
         }
         if self.contracts.is_empty() {
-            return bad("contracts", "a rule set needs at least one round".into());
+            return bad("contracts", msg!("rules.no_rounds"));
         }
-        if self.contracts.len() > 30 {
+        if self.contracts.len() > MAX_ROUNDS {
             return bad(
                 "contracts",
-                format!("{} rounds: a game has at most 30", self.contracts.len()),
+                msg!("rules.too_many_rounds", rounds = self.contracts.len(), max = MAX_ROUNDS),
             );
         }
         if self.deal_sizes.len() != self.contracts.len() {
             return bad(
                 "deal_sizes",
-                format!(
-                    "{} deal sizes but contracts has {} rounds: give one deal size per round",
-                    self.deal_sizes.len(),
-                    self.contracts.len()
+                msg!(
+                    "rules.deal_sizes_mismatch",
+                    deal_sizes = self.deal_sizes.len(),
+                    contracts = self.contracts.len()
                 ),
             );
         }
         if self.min_players < 2 {
-            return bad(
-                "min_players",
-                format!("{}: a game needs at least 2 players", self.min_players),
-            );
+            return bad("min_players", msg!("rules.min_players_low", value = self.min_players));
         }
         if self.max_players > 16 {
-            return bad("max_players", format!("{}: at most 16 players", self.max_players));
+            return bad("max_players", msg!("rules.max_players_high", value = self.max_players));
         }
         if self.min_players > self.max_players {
             return bad(
                 "min_players",
-                format!("{} is more than max_players ({})", self.min_players, self.max_players),
+                msg!("rules.min_above_max", value = self.min_players, max = self.max_players),
             );
         }
         if !(self.min_players..=self.max_players).contains(&self.default_players) {
             return bad(
                 "default_players",
-                format!(
-                    "{} is outside min_players..=max_players ({}..={})",
-                    self.default_players, self.min_players, self.max_players
+                msg!(
+                    "rules.default_players",
+                    value = self.default_players,
+                    min = self.min_players,
+                    max = self.max_players
                 ),
             );
         }
         if self.deck_tiers.is_empty() {
-            return bad("deck_tiers", "at least one deck tier is needed (L-1.2)".into());
+            return Err(invalid_by("deck_tiers", "L-1.2", msg!("rules.no_deck_tiers")));
         }
         for (i, t) in self.deck_tiers.iter().enumerate() {
             if i > 0 && self.deck_tiers[i - 1].max_players >= t.max_players {
                 return bad(
                     &format!("deck_tiers[{i}].max_players"),
-                    format!(
-                        "{} is not above the previous tier's {}: tiers are sorted by max_players",
-                        t.max_players,
-                        self.deck_tiers[i - 1].max_players
+                    msg!(
+                        "rules.deck_tiers_order",
+                        value = t.max_players,
+                        previous = self.deck_tiers[i - 1].max_players
                     ),
                 );
             }
             if t.decks == 0 || t.decks > 4 {
-                return bad(&format!("deck_tiers[{i}].decks"), format!("{}: 1 to 4 decks", t.decks));
+                return bad(
+                    &format!("deck_tiers[{i}].decks"),
+                    msg!("rules.deck_count", value = t.decks),
+                );
             }
             if t.jokers > 16 {
                 return bad(
                     &format!("deck_tiers[{i}].jokers"),
-                    format!("{}: at most 16 jokers", t.jokers),
+                    msg!("rules.joker_count", value = t.jokers),
                 );
             }
         }
@@ -484,9 +497,10 @@ impl RuleSet {
         if last.max_players < self.max_players {
             return bad(
                 &format!("deck_tiers[{}].max_players", self.deck_tiers.len() - 1),
-                format!(
-                    "the tiers stop at {} players but max_players is {}",
-                    last.max_players, self.max_players
+                msg!(
+                    "rules.deck_tiers_cover",
+                    last = last.max_players,
+                    max = self.max_players
                 ),
             );
         }
@@ -496,7 +510,7 @@ impl RuleSet {
             ("whole_hand_run_min", self.whole_hand_run_min),
         ] {
             if value < 3 {
-                return bad(key, format!("{value}: a meld has at least 3 cards"));
+                return bad(key, msg!("rules.meld_min_size", value = value));
             }
         }
         for (key, value) in [
@@ -504,98 +518,99 @@ impl RuleSet {
             ("whole_hand_run_min", self.whole_hand_run_min),
         ] {
             if value > 14 {
-                return Err(Error::rule(
-                    ErrorCode::InvalidRules,
-                    "L-4.3",
-                    format!("{key}: {value}: a run spans at most the 14 positions A..K..A"),
-                ));
+                return Err(invalid_by(key, "L-4.3", msg!("rules.run_too_long", value = value)));
             }
         }
         if let Some(m) = self.set_size_max.filter(|&m| m < self.set_size_min) {
             return bad(
                 "set_size_max",
-                format!("{m} is below set_size_min ({})", self.set_size_min),
+                msg!(
+                    "rules.max_below_min",
+                    value = m,
+                    min_key = "set_size_min",
+                    min = self.set_size_min
+                ),
             );
         }
         if let Some(m) = self.run_size_max.filter(|&m| m < self.run_size_min) {
             return bad(
                 "run_size_max",
-                format!("{m} is below run_size_min ({})", self.run_size_min),
+                msg!(
+                    "rules.max_below_min",
+                    value = m,
+                    min_key = "run_size_min",
+                    min = self.run_size_min
+                ),
             );
         }
-        if self.min_naturals_set == 0 || self.min_naturals_set > self.set_size_min {
-            return bad(
+        for (key, value, size_key, size) in [
+            (
                 "min_naturals_set",
-                format!(
-                    "{}: between 1 (every meld holds a natural card, L-4.5) and set_size_min ({})",
-                    self.min_naturals_set, self.set_size_min
-                ),
-            );
-        }
-        if self.min_naturals_run == 0 || self.min_naturals_run > self.run_size_min {
-            return bad(
+                self.min_naturals_set,
+                "set_size_min",
+                self.set_size_min,
+            ),
+            (
                 "min_naturals_run",
-                format!(
-                    "{}: between 1 (every meld holds a natural card, L-4.5) and run_size_min ({})",
-                    self.min_naturals_run, self.run_size_min
-                ),
-            );
+                self.min_naturals_run,
+                "run_size_min",
+                self.run_size_min,
+            ),
+        ] {
+            if value == 0 || value > size {
+                return Err(invalid_by(
+                    key,
+                    "L-4.5",
+                    msg!("rules.naturals_range", value = value, size_key = size_key, size = size),
+                ));
+            }
         }
         if let Some(w) = self.run_naturals_window {
             if w < self.min_naturals_run || w > 14 {
                 return bad(
                     "run_naturals_window",
-                    format!(
-                        "{w}: the naturals are counted among the first {w} cards, which must hold min_naturals_run ({}) and fit a run (at most 14)",
-                        self.min_naturals_run
-                    ),
+                    msg!("rules.naturals_window", value = w, min = self.min_naturals_run),
                 );
             }
         }
         if let Some(r) = self.wild_rank {
             if !(1..=13).contains(&r) {
-                return bad("wild_rank", format!("{r} is not a rank (A, 2..10, J, Q, K)"));
+                return bad("wild_rank", msg!("rules.wild_rank_not_rank", value = r));
             }
             let name = Card::rank_str(r);
             if self.points[r as usize] != self.points[0] {
-                return bad(
-                    &format!("points.{name}"),
-                    format!(
-                        "{} but {name} is wild: a wild card scores as a joker ({}, C-8)",
-                        self.points[r as usize], self.points[0]
+                return Err(invalid_by(
+                    format!("points.{name}"),
+                    "C-8",
+                    msg!(
+                        "rules.wild_points",
+                        value = self.points[r as usize],
+                        rank = name,
+                        joker = self.points[0]
                     ),
-                );
+                ));
             }
             if self.joker_swap != JokerSwapRule::Off {
-                return bad(
-                    "joker_swap",
-                    format!("a joker swap with wild {name}s is not supported: set joker_swap = \"off\" or wild_rank = \"none\""),
-                );
+                return bad("joker_swap", msg!("rules.wild_joker_swap", rank = name));
             }
         }
         if self.buy_limit_per_round == Some(0) && self.buying != BuyingRule::Off {
-            return bad(
-                "buy_limit_per_round",
-                "0 allows no buy at all: set buying = \"off\" instead".into(),
-            );
+            return bad("buy_limit_per_round", msg!("rules.buy_limit_zero"));
         }
         for (i, (&deal, c)) in self.deal_sizes.iter().zip(&self.contracts).enumerate() {
             self.validate_round(i, deal, c)?;
         }
         if let Some((lo, hi)) = self.cut_range {
             if lo == 0 || lo > hi {
-                return Err(Error::rule(
-                    ErrorCode::InvalidRules,
+                return Err(invalid_by(
+                    "cut_range",
                     "L-2.4",
-                    format!("cut_range: ({lo}, {hi}) must satisfy 1 <= low <= high"),
+                    msg!("rules.cut_range", low = lo, high = hi),
                 ));
             }
         }
         if self.max_turns_per_round == 0 {
-            return bad(
-                "max_turns_per_round",
-                "0: the safeguard must be positive (L-9.3)".into(),
-            );
+            return Err(invalid_by("max_turns_per_round", "L-9.3", msg!("rules.max_turns")));
         }
         Ok(())
     }
@@ -604,11 +619,11 @@ impl RuleSet {
     /// the deck and the contract.
     fn validate_round(&self, i: usize, deal: u8, c: &Contract) -> Result<()> {
         let round = i + 1;
-        let bad = |path: String, reason: String| Err(invalid(path, reason));
+        let bad = |path: String, reason: Message| Err(invalid(path, reason));
         if c.count() == 0 || c.count() > MAX_CONTRACT_MELDS {
             return bad(
                 format!("contracts[{i}]"),
-                format!("round {round}: a contract asks for 1 to {MAX_CONTRACT_MELDS} melds"),
+                msg!("rules.contract_melds", round = round, max = MAX_CONTRACT_MELDS),
             );
         }
         // The smallest deck the rule set can use: the first tier's.
@@ -623,66 +638,73 @@ impl RuleSet {
                 (MeldKind::Run, true) => (self.whole_hand_run_min, "whole_hand_run_min"),
             };
             if own < floor {
-                return bad(
-                    path,
-                    format!(
-                        "{own} is below {floor_key} ({floor}): a shorter {} is not a meld",
-                        spec.kind.as_str()
-                    ),
-                );
+                let reason = if spec.kind == MeldKind::Set {
+                    msg!(
+                        "rules.set_below_floor",
+                        value = own,
+                        floor_key = floor_key,
+                        floor = floor
+                    )
+                } else {
+                    msg!(
+                        "rules.run_below_floor",
+                        value = own,
+                        floor_key = floor_key,
+                        floor = floor
+                    )
+                };
+                return bad(path, reason);
             }
             if spec.kind == MeldKind::Run && own > 14 {
-                return Err(Error::rule(
-                    ErrorCode::InvalidRules,
-                    "L-4.3",
-                    format!("{path}: {own}: a run spans at most the 14 positions A..K..A"),
-                ));
+                return Err(invalid_by(path, "L-4.3", msg!("rules.run_too_long", value = own)));
             }
             // Naturals of one rank (not counting wild ones) plus every wild card.
             let rank_cards = 4 * decks + wilds;
             if spec.kind == MeldKind::Set && own as usize > rank_cards {
-                return bad(
-                    path,
-                    format!("a set of {own}: the smallest deck holds only {rank_cards} cards that can form one"),
-                );
+                return bad(path, msg!("rules.set_beyond_deck", value = own, cards = rank_cards));
             }
         }
         if deal == 0 {
-            return bad(
-                format!("deal_sizes[{i}]"),
-                format!("round {round}: deal at least one card"),
-            );
+            return bad(format!("deal_sizes[{i}]"), msg!("rules.deal_zero", round = round));
         }
         // After drawing, a player holds deal + 1 cards; outside whole-hand rounds one
         // of them must stay for the discard (L-5.5).
         let needed = self.min_cards(c);
         let holds = deal as usize + 1;
         if c.whole_hand && needed > holds {
-            return bad(
+            return Err(invalid_by(
                 format!("deal_sizes[{i}]"),
-                format!(
-                    "round {round}: {deal} cards dealt, {holds} after drawing, cannot hold the contract {} ({needed} cards)",
-                    c.describe()
+                "L-8.1",
+                msg!(
+                    "rules.deal_below_whole_hand",
+                    round = round,
+                    deal = deal,
+                    holds = holds,
+                    contract = c.describe_message(),
+                    needed = needed
                 ),
-            );
+            ));
         }
         if !c.whole_hand && needed + 1 > holds {
-            return bad(
+            return Err(invalid_by(
                 format!("deal_sizes[{i}]"),
-                format!(
-                    "round {round}: {deal} cards dealt, {holds} after drawing, cannot lay the contract {} ({needed} cards) and keep one to discard (L-5.5)",
-                    c.describe()
+                "L-5.5",
+                msg!(
+                    "rules.deal_below_contract",
+                    round = round,
+                    deal = deal,
+                    holds = holds,
+                    contract = c.describe_message(),
+                    needed = needed
                 ),
-            );
+            ));
         }
         if c.whole_hand && c.sets() == 0 && holds > 14 * c.runs() as usize {
-            return bad(
+            return Err(invalid_by(
                 format!("deal_sizes[{i}]"),
-                format!(
-                    "round {round}: {holds} cards after drawing cannot all go in {} runs of at most 14 (L-8.1)",
-                    c.runs()
-                ),
-            );
+                "L-8.1",
+                msg!("rules.deal_beyond_runs", round = round, holds = holds, runs = c.runs()),
+            ));
         }
         // Every player count must be dealable, with the up-card and a card left to draw.
         let mut lower = self.min_players;
@@ -697,13 +719,21 @@ impl RuleSet {
             let deck = tier.decks as usize * 52 + tier.jokers as usize;
             let need = players as usize * deal as usize + 2;
             if need > deck {
-                return bad(
+                return Err(invalid_by(
                     format!("deal_sizes[{i}]"),
-                    format!(
-                        "round {round}: {players} players x {deal} cards, the up-card and one card to draw need {need} cards but the deck of deck_tiers[{t}] ({} decks + {} jokers) has {deck}",
-                        tier.decks, tier.jokers
+                    "L-1.2",
+                    msg!(
+                        "rules.deck_too_small",
+                        round = round,
+                        players = players,
+                        deal = deal,
+                        need = need,
+                        tier = t,
+                        decks = tier.decks,
+                        jokers = tier.jokers,
+                        deck = deck
                     ),
-                );
+                ));
             }
             lower = tier.max_players.saturating_add(1);
         }
@@ -753,10 +783,10 @@ impl RuleSet {
 
     pub fn check_round(&self, round: u8) -> Result<()> {
         if round == 0 || round > self.rounds() {
-            return Err(Error::new(
+            return Err(Error::refused(
                 ErrorCode::InvalidRound,
-                Some("L-3"),
-                format!("round {round} does not exist: rounds are 1..={}", self.rounds()),
+                "L-3",
+                msg!("round.no_such_round", round = round, rounds = self.rounds()),
             ));
         }
         Ok(())
@@ -789,7 +819,8 @@ impl RuleSet {
     }
 
     /// Check a multiset of cards against the deck: no more copies than it holds.
-    pub fn check_copies(&self, counts: &[u8; 53], players: u8, what: &str) -> Result<()> {
+    pub fn check_copies(&self, counts: &[u8; 53], players: u8, what: impl Into<Message>) -> Result<()> {
+        let what = what.into();
         let (d, j) = self.deck_for(players);
         if counts[JOKER_ID as usize] > j {
             let code = if j == 0 {
@@ -797,24 +828,30 @@ impl RuleSet {
             } else {
                 ErrorCode::TooManyCopies
             };
-            return Err(Error::rule(
+            return Err(Error::refused(
                 code,
                 "L-1.2",
-                format!(
-                    "{what} holds {} jokers but the '{}' deck has {j}",
-                    counts[52], self.name
+                msg!(
+                    "deck.too_many_jokers",
+                    what = what,
+                    count = counts[52],
+                    rules = &self.name,
+                    jokers = j
                 ),
             ));
         }
         for id in 0..52u8 {
             if counts[id as usize] > d {
                 let card = Card::from_id(id).expect("id < 52");
-                return Err(Error::rule(
+                return Err(Error::refused(
                     ErrorCode::TooManyCopies,
                     "L-1.2",
-                    format!(
-                        "{what} holds {} copies of {card} but the deck has {d}",
-                        counts[id as usize]
+                    msg!(
+                        "deck.too_many_copies",
+                        what = what,
+                        count = counts[id as usize],
+                        card = card,
+                        copies = d
                     ),
                 ));
             }
@@ -822,6 +859,9 @@ impl RuleSet {
         Ok(())
     }
 }
+
+/// Most rounds a rule set may have.
+pub const MAX_ROUNDS: usize = 30;
 
 /// Rank names as rule set files write them: index 0 is the joker.
 pub const RANK_KEYS: [&str; 14] = [

@@ -19,6 +19,7 @@
 use crate::bots::{Bot, BotKind, NativeBot};
 use crate::error::{Error, ErrorCode, Result};
 use crate::game::{GameState, RoundEnd, RoundEndReason};
+use crate::msg;
 use crate::rng::Rng;
 use crate::rules::RuleSet;
 use crate::search::with_threads;
@@ -166,13 +167,16 @@ pub fn play_game(index: u64, seed: u64, bots: &[BotKind], rules: &Arc<RuleSet>) 
     let mut rounds = Vec::with_capacity(rules.rounds() as usize);
     while let Some(seat) = state.to_act() {
         let action = seats[seat].choose(&state, seat);
-        let event = state.apply(seat, &action).map_err(|e| Error {
-            message: format!(
-                "game {index}: the {} bot of seat {seat} chose {action:?}, which the engine refused: {}",
-                bots[seat].name(),
-                e.message
-            ),
-            ..e
+        let event = state.apply(seat, &action).map_err(|e| {
+            let reason = e.to_message();
+            e.reworded(msg!(
+                "sim.bot_refused",
+                game = index,
+                bot = bots[seat].name(),
+                seat = seat,
+                action = format!("{action:?}"),
+                reason = reason
+            ))
         })?;
         if let Some(end) = event.round_end {
             debug_assert_eq!(
@@ -203,17 +207,13 @@ pub fn simulate_range(
 ) -> Result<SimResult> {
     rules.validate()?;
     if bots.is_empty() {
-        return Err(Error::new(
-            ErrorCode::InvalidArgument,
-            None,
-            "a simulation needs one bot per seat",
-        ));
+        return Err(Error::with(ErrorCode::InvalidArgument, None, msg!("sim.no_bots")));
     }
     if games > MAX_GAMES || first.checked_add(games).is_none() {
-        return Err(Error::new(
+        return Err(Error::with(
             ErrorCode::BatchTooLarge,
             None,
-            format!("{games} games: at most {MAX_GAMES} per call"),
+            msg!("sim.too_many_games", games = games, max = MAX_GAMES),
         ));
     }
     // Refuse a bad player count once, up front, with the engine's explanation.
@@ -242,10 +242,10 @@ pub fn simulate(
     threads: Option<usize>,
 ) -> Result<SimResult> {
     if players != bots.len() {
-        return Err(Error::new(
+        return Err(Error::with(
             ErrorCode::InvalidArgument,
             None,
-            format!("{players} players but {} bots: give one bot per seat", bots.len()),
+            msg!("sim.bots_per_seat", players = players, bots = bots.len()),
         ));
     }
     simulate_range(0, games, seed, bots, rules, threads)

@@ -34,6 +34,7 @@ pub use random::RandomBot;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::game::{Action, GameState};
+use crate::msg;
 
 /// A player: chooses the action of `seat`, which must be `state.to_act()`.
 ///
@@ -66,10 +67,10 @@ impl BotKind {
         let wanted = name.trim().to_ascii_lowercase();
         BotKind::ALL.into_iter().find(|k| k.name() == wanted).ok_or_else(|| {
             let known: Vec<&str> = BotKind::ALL.iter().map(|k| k.name()).collect();
-            Error::new(
+            Error::with(
                 ErrorCode::InvalidArgument,
                 None,
-                format!("unknown bot '{name}': the native bots are {}", known.join(", ")),
+                msg!("bot.unknown", name = name, known = known.join(", ")),
             )
         })
     }

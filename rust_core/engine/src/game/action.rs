@@ -5,6 +5,7 @@ use super::serde_cards;
 use crate::card::Card;
 use crate::error::{Error, ErrorCode, Result};
 use crate::meld::End;
+use crate::msg;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -133,7 +134,7 @@ impl Action {
     /// Parse one action from its JSON form (the step shape; unknown keys are ignored).
     pub fn from_json(text: &str) -> Result<Action> {
         serde_json::from_str(text)
-            .map_err(|e| Error::new(ErrorCode::InvalidArgument, None, format!("not an action: {e}")))
+            .map_err(|e| Error::with(ErrorCode::InvalidArgument, None, msg!("action.bad_json", error = e)))
     }
 
     pub fn to_json(&self) -> String {

@@ -10,8 +10,9 @@ use super::action::History;
 use super::serde_cards;
 use super::state::{BuyWindow, GameState, Phase, SeatState, TableMeld, MAX_SEATS};
 use crate::card::{Card, CardCounts, CARD_KINDS};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, ErrorCode, Message, Result};
 use crate::meld::{Meld, MeldKind};
+use crate::msg;
 use crate::rng::Rng;
 use crate::rules::RuleSet;
 use serde::{Deserialize, Serialize};
@@ -130,23 +131,32 @@ pub struct Position {
     pub rng: Option<PositionRng>,
 }
 
-fn bad<T>(msg: impl Into<String>) -> Result<T> {
-    Err(Error::new(ErrorCode::BadPosition, None, msg))
+fn bad<T>(msg: Message) -> Result<T> {
+    Err(Error::with(ErrorCode::BadPosition, None, msg))
 }
 
-fn to_bad(context: &str) -> impl Fn(Error) -> Error + '_ {
-    move |e| Error::new(ErrorCode::BadPosition, e.rule, format!("{context}: {}", e.message))
+/// An error in the position's field `field` (e.g. its rules), as `bad_position`.
+fn field_error(field: &'static str) -> impl Fn(Error) -> Error {
+    move |e| {
+        let reason = e.to_message();
+        Error::with(
+            ErrorCode::BadPosition,
+            e.rule,
+            msg!("position.field_error", field = field, reason = reason),
+        )
+    }
 }
 
 impl Position {
     /// Parse a position from JSON; unknown fields are ignored.
     pub fn from_json(text: &str) -> Result<Position> {
-        serde_json::from_str(text).map_err(|e| Error::new(ErrorCode::BadPosition, None, format!("position JSON: {e}")))
+        serde_json::from_str(text)
+            .map_err(|e| Error::with(ErrorCode::BadPosition, None, msg!("position.bad_json", error = e)))
     }
 
     pub fn from_value(value: serde_json::Value) -> Result<Position> {
         serde_json::from_value(value)
-            .map_err(|e| Error::new(ErrorCode::BadPosition, None, format!("position JSON: {e}")))
+            .map_err(|e| Error::with(ErrorCode::BadPosition, None, msg!("position.bad_json", error = e)))
     }
 
     pub fn to_json(&self) -> String {
@@ -155,10 +165,10 @@ impl Position {
 
     pub fn load(path: &Path) -> Result<Position> {
         let text = std::fs::read_to_string(path).map_err(|e| {
-            Error::new(
+            Error::with(
                 ErrorCode::BadPosition,
                 None,
-                format!("cannot read {}: {e}", path.display()),
+                msg!("file.cannot_read", path = path.display(), error = e),
             )
         })?;
         Position::from_json(&text)
@@ -166,17 +176,17 @@ impl Position {
 
     pub fn save(&self, path: &Path) -> Result<()> {
         std::fs::write(path, self.to_json()).map_err(|e| {
-            Error::new(
+            Error::with(
                 ErrorCode::InvalidArgument,
                 None,
-                format!("cannot write {}: {e}", path.display()),
+                msg!("file.cannot_write", path = path.display(), error = e),
             )
         })
     }
 
     /// The profile's preset rule set (`bad_position` for an unknown profile).
     pub fn rules(&self) -> Result<RuleSet> {
-        RuleSet::preset(&self.profile).map_err(to_bad("profile"))
+        RuleSet::preset(&self.profile).map_err(field_error("profile"))
     }
 
     /// Refuse an inconsistent position with a sentence saying what is wrong.
@@ -189,30 +199,36 @@ fn seat_list<T: Clone>(what: &str, list: &Option<Vec<T>>, n: usize, default: T) 
     match list {
         None => Ok(vec![default; n]),
         Some(v) if v.len() == n => Ok(v.clone()),
-        Some(v) => bad(format!("'{what}' has {} entries for {n} players", v.len())),
+        Some(v) => bad(msg!(
+            "position.seat_list_length",
+            field = what,
+            count = v.len(),
+            players = n
+        )),
     }
 }
 
 fn parse_rng(r: &PositionRng) -> Result<Rng> {
     let digits = r.state.trim_start_matches("0x");
-    let state = u128::from_str_radix(digits, 16).map_err(|_| {
-        Error::new(
-            ErrorCode::BadPosition,
-            None,
-            format!("rng state '{}' is not a 128-bit hex number", r.state),
-        )
-    })?;
+    let state = u128::from_str_radix(digits, 16)
+        .map_err(|_| Error::with(ErrorCode::BadPosition, None, msg!("position.bad_rng", state = &r.state)))?;
     Ok(Rng::from_state(state, r.spare))
 }
 
 fn table_meld(i: usize, m: &PositionMeld, rules: &RuleSet) -> Result<Meld> {
-    let context = format!("table meld {i}");
     let meld = match m.kind {
         Some(MeldKind::Set) => Meld::set(&m.cards, rules),
         Some(MeldKind::Run) => Meld::run(&m.cards, rules),
         None => Meld::interpretations(&m.cards, rules).map(|mut r| r.swap_remove(0)),
     };
-    meld.map_err(to_bad(&context))
+    meld.map_err(|e| {
+        let reason = e.to_message();
+        Error::with(
+            ErrorCode::BadPosition,
+            e.rule,
+            msg!("position.table_meld_error", index = i, reason = reason),
+        )
+    })
 }
 
 impl GameState {
@@ -223,14 +239,14 @@ impl GameState {
 
     /// Build the state a position describes, with explicit rules (its `profile` is ignored).
     pub fn from_position_with_rules(pos: &Position, rules: Arc<RuleSet>) -> Result<GameState> {
-        rules.validate().map_err(to_bad("rules"))?;
+        rules.validate().map_err(field_error("rules"))?;
         let n = pos.players.unwrap_or(if pos.hands.is_empty() {
             rules.default_players as usize
         } else {
             pos.hands.len()
         });
         if !(2..=MAX_SEATS).contains(&n) {
-            return bad(format!("{n} players: a game has 2..={MAX_SEATS} seats"));
+            return bad(msg!("position.players", players = n, max = MAX_SEATS));
         }
         let phase_name = pos.phase.as_str();
         let hands = if pos.hands.is_empty() && phase_name == "cut" {
@@ -239,15 +255,15 @@ impl GameState {
             pos.hands.clone()
         };
         if hands.len() != n {
-            return bad(format!("{} hands for {n} players", hands.len()));
+            return bad(msg!("position.hand_count", hands = hands.len(), players = n));
         }
         let dealer = pos.dealer.unwrap_or(n - 1);
         if dealer >= n {
-            return bad(format!("dealer {dealer} is not a seat (0..{n})"));
+            return bad(msg!("position.bad_dealer", dealer = dealer, players = n));
         }
         let active = pos.active.unwrap_or((dealer + 1) % n);
         if active >= n {
-            return bad(format!("active {active} is not a seat (0..{n})"));
+            return bad(msg!("position.bad_active", active = active, players = n));
         }
         let mut down = seat_list("down", &pos.down, n, false)?;
         let totals = seat_list("totals", &pos.totals, n, 0)?;
@@ -267,36 +283,32 @@ impl GameState {
                 let mut passed = 0u16;
                 for &s in &w.passed {
                     if s >= n {
-                        return bad(format!("buying.passed names seat {s}, which does not exist"));
+                        return bad(msg!("position.passed_seat", seat = s));
                     }
                     passed |= 1 << s;
                 }
                 if w.last_buyer.is_some_and(|s| s >= n) {
-                    return bad("buying.last_buyer is not a seat");
+                    return bad(msg!("position.last_buyer"));
                 }
                 Phase::Buying(BuyWindow {
                     last_buyer: w.last_buyer.map(|s| s as u8),
                     passed,
                 })
             }
-            other => {
-                return bad(format!(
-                    "phase '{other}' is not one of cut, draw, play, buying, round_over, game_over"
-                ))
-            }
+            other => return bad(msg!("position.unknown_phase", phase = other)),
         };
         if pos.declined && !matches!(phase, Phase::Draw { .. }) {
-            return bad("'declined' only applies in phase draw");
+            return bad(msg!("position.declined"));
         }
         if pos.buying.is_some() && !matches!(phase, Phase::Buying(_)) {
-            return bad("'buying' only applies in phase buying");
+            return bad(msg!("position.buying"));
         }
         let mut seats = Vec::with_capacity(n);
         for (s, hand) in hands.iter().enumerate() {
             let mut wide = [0u32; CARD_KINDS];
             hand.iter().for_each(|c| wide[c.id() as usize] += 1);
             if wide.iter().any(|&k| k > 255) {
-                return bad(format!("hand {s} holds more copies of a card than any deck"));
+                return bad(msg!("position.hand_copies", hand = s));
             }
             let mut counts = CardCounts::default();
             for (c, w) in counts.0.iter_mut().zip(wide) {
@@ -315,10 +327,7 @@ impl GameState {
         if let (Phase::Play, Some(taken), true) = (phase, pos.taken_discard, rules.no_discard_of_taken_card) {
             let hand = &seats[active].hand;
             if hand.total() == 1 && hand.get(taken) == 1 {
-                return bad(format!(
-                    "seat {active} holds only {taken}, the card it took this turn, which it may not \
-                     discard (W-8): play keeps a discardable card (L-5.5), so this position cannot arise"
-                ));
+                return bad(msg!("position.only_taken_card", seat = active, card = taken));
             }
         }
         let mut table = Vec::with_capacity(pos.table.len());
@@ -329,7 +338,7 @@ impl GameState {
             });
         }
         if pos.cut_bonus.is_some_and(|s| s >= n) || pos.winner.is_some_and(|s| s >= n) {
-            return bad("cut_bonus and winner must be seats");
+            return bad(msg!("position.cut_bonus_winner_seats"));
         }
         let rng = match &pos.rng {
             Some(r) => parse_rng(r)?,

@@ -6,6 +6,7 @@ use super::action::{Action, History};
 use super::position::Position;
 use super::state::GameState;
 use crate::error::{Error, ErrorCode, Result};
+use crate::msg;
 use crate::rules::RuleSet;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::sync::Arc;
@@ -39,7 +40,7 @@ impl GameState {
     /// or is inconsistent.
     pub fn from_json(text: &str) -> Result<GameState> {
         let snap: Snapshot = serde_json::from_str(text)
-            .map_err(|e| Error::new(ErrorCode::BadPosition, None, format!("game state JSON: {e}")))?;
+            .map_err(|e| Error::with(ErrorCode::BadPosition, None, msg!("snapshot.bad_json", error = e)))?;
         GameState::from_snapshot(snap)
     }
 
@@ -58,23 +59,20 @@ impl GameState {
 
     fn from_snapshot(snap: Snapshot) -> Result<GameState> {
         if snap.format != FORMAT {
-            return Err(Error::new(
+            return Err(Error::with(
                 ErrorCode::BadPosition,
                 None,
-                format!(
-                    "game state format {} is not supported (this engine reads {FORMAT})",
-                    snap.format
-                ),
+                msg!("snapshot.format", format = snap.format, supported = FORMAT),
             ));
         }
         let mut state = GameState::from_position_with_rules(&snap.position, Arc::new(snap.rules))?;
         let mut history = History::default();
         for (i, step) in snap.history.iter().enumerate() {
             if step.seat >= state.players() || !History::encodable(&step.action) {
-                return Err(Error::new(
+                return Err(Error::with(
                     ErrorCode::BadPosition,
                     None,
-                    format!("history step {i} is out of range"),
+                    msg!("snapshot.history_step", index = i),
                 ));
             }
             history.push(step.seat as u8, &step.action);

@@ -6,8 +6,9 @@
 use super::action::{Action, Event, EventKind, History, RoundEnd, RoundEndReason};
 use crate::card::{Card, CardCounts, CARD_KINDS};
 use crate::deal::{bad_cut, deal_round, draw_cut, shuffled_deck_with, Dealt};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, ErrorCode, Message, Result};
 use crate::meld::{check_go_down, Meld};
+use crate::msg;
 use crate::rng::Rng;
 use crate::rules::{BuyingRule, Contract, JokerSwapRule, RuleSet, TieBreak};
 use serde::{Deserialize, Serialize};
@@ -174,8 +175,8 @@ enum Plan {
     NextRound,
 }
 
-fn refuse<T>(code: ErrorCode, rule: &'static str, msg: impl Into<String>) -> Result<T> {
-    Err(Error::rule(code, rule, msg))
+fn refuse<T>(code: ErrorCode, rule: &'static str, msg: Message) -> Result<T> {
+    Err(Error::refused(code, rule, msg))
 }
 
 /// Counts of a card list without overflow; `None` if some card appears more than 255 times.
@@ -197,12 +198,15 @@ impl GameState {
     pub fn new(rules: Arc<RuleSet>, players: usize, seed: u64) -> Result<GameState> {
         rules.validate()?;
         if players < rules.min_players as usize || players > rules.max_players as usize {
-            return Err(Error::rule(
+            return Err(Error::refused(
                 ErrorCode::InvalidArgument,
                 "L-1.1",
-                format!(
-                    "{players} players: the '{}' rules allow {}..={}",
-                    rules.name, rules.min_players, rules.max_players
+                msg!(
+                    "game.players_out_of_range",
+                    players = players,
+                    rules = &rules.name,
+                    min = rules.min_players,
+                    max = rules.max_players
                 ),
             ));
         }
@@ -241,9 +245,15 @@ impl GameState {
     pub fn replay(rules: Arc<RuleSet>, players: usize, seed: u64, actions: &[(usize, Action)]) -> Result<GameState> {
         let mut g = GameState::new(rules, players, seed)?;
         for (i, (seat, action)) in actions.iter().enumerate() {
-            g.apply(*seat, action).map_err(|e| Error {
-                message: format!("action {i} ({} by seat {seat}): {}", action.name(), e.message),
-                ..e
+            g.apply(*seat, action).map_err(|e| {
+                let reason = e.to_message();
+                e.reworded(msg!(
+                    "replay.refused",
+                    index = i,
+                    action = action.name(),
+                    seat = seat,
+                    reason = reason
+                ))
             })?;
         }
         Ok(g)
@@ -255,10 +265,10 @@ impl GameState {
     /// seat index panic on a bad seat; call this first with untrusted input.
     pub fn check_seat(&self, seat: usize) -> Result<()> {
         if seat >= self.players() {
-            return Err(Error::new(
+            return Err(Error::with(
                 ErrorCode::InvalidArgument,
                 None,
-                format!("seat {seat} does not exist: seats are 0..{}", self.players),
+                msg!("seat.no_such_seat", seat = seat, players = self.players),
             ));
         }
         Ok(())
@@ -440,21 +450,15 @@ impl GameState {
         if self.is_asked(seat, w) {
             return None;
         }
-        let no = |rule: &'static str, msg: String| Some(Error::rule(ErrorCode::BuyNotAllowed, rule, msg));
+        let no = |rule: &'static str, msg: Message| Some(Error::refused(ErrorCode::BuyNotAllowed, rule, msg));
         if seat == self.active {
-            return no(
-                "L-6.2",
-                format!("seat {seat} is the active player: it takes the discard or draws"),
-            );
+            return no("L-6.2", msg!("buy.active_player_takes_or_draws", seat = seat));
         }
         if w.last_buyer == Some(seat) {
-            return no(
-                "L-6.4",
-                format!("seat {seat} bought the previous card: nobody buys two cards in succession"),
-            );
+            return no("L-6.4", msg!("buy.bought_previous", seat = seat));
         }
         if w.passed >> seat & 1 == 1 {
-            return no("L-6.3", format!("seat {seat} has passed on this card"));
+            return no("L-6.3", msg!("buy.already_passed", seat = seat));
         }
         None
     }
@@ -483,20 +487,17 @@ impl GameState {
         if let Some(e) = self.not_asked(seat, w) {
             return Some(e);
         }
-        let no = |rule: &'static str, msg: String| Some(Error::rule(ErrorCode::BuyNotAllowed, rule, msg));
+        let no = |rule: &'static str, msg: Message| Some(Error::refused(ErrorCode::BuyNotAllowed, rule, msg));
         if let Some(limit) = self.rules.buy_limit_per_round {
             if self.seats[seat as usize].buys >= limit {
-                return no("C-5", format!("seat {seat} has made its {limit} buys this round"));
+                return no("C-5", msg!("buy.limit_reached", seat = seat, limit = limit));
             }
         }
         if self.discard.is_empty() {
-            return no("L-6.4", "the discard pile is empty".into());
+            return no("L-6.4", msg!("discard.pile_empty"));
         }
         if !self.penalty_available() {
-            return no(
-                "L-6.6",
-                "no penalty card can be drawn, even after recycling the discard pile".into(),
-            );
+            return no("L-6.6", msg!("buy.no_penalty_card"));
         }
         None
     }
@@ -555,25 +556,11 @@ impl GameState {
         let seat = seat as u8;
         match (self.phase, action) {
             (Phase::GameOver, Action::NextRound) => {
-                return refuse(
-                    ErrorCode::GameOver,
-                    "L-10.3",
-                    "the game is over: there is no next round",
-                )
+                return refuse(ErrorCode::GameOver, "L-10.3", msg!("game.over_no_next_round"))
             }
-            (Phase::GameOver, _) => {
-                return refuse(
-                    ErrorCode::RoundOver,
-                    "L-10.3",
-                    "the last round has ended: the game is over",
-                )
-            }
+            (Phase::GameOver, _) => return refuse(ErrorCode::RoundOver, "L-10.3", msg!("game.over")),
             (Phase::RoundOver, a) if *a != Action::NextRound => {
-                return refuse(
-                    ErrorCode::RoundOver,
-                    "L-5.6",
-                    "the round has ended: only next_round is possible",
-                )
+                return refuse(ErrorCode::RoundOver, "L-5.6", msg!("round.over_only_next_round"))
             }
             _ => {}
         }
@@ -584,19 +571,19 @@ impl GameState {
                 match self.phase {
                     Phase::Draw { declined: false } if !self.discard.is_empty() => Ok(Plan::TakeDiscard),
                     Phase::Draw { declined: false } => {
-                        refuse(ErrorCode::WrongPhase, "L-5.1", "the discard pile is empty")
+                        refuse(ErrorCode::WrongPhase, "L-5.1", msg!("discard.pile_empty"))
                     }
                     Phase::Draw { declined: true } | Phase::Buying(_) => {
-                        refuse(ErrorCode::WrongPhase, "L-5.1", "the top discard was declined this turn")
+                        refuse(ErrorCode::WrongPhase, "L-5.1", msg!("discard.declined"))
                     }
-                    _ => Err(self.wrong_phase("take the discard", "L-5.1")),
+                    _ => Err(self.wrong_phase(msg!("doing.take_discard"), "L-5.1")),
                 }
             }
             Action::DeclineDiscard => {
                 self.require_active(seat)?;
                 match self.phase {
                     Phase::Draw { declined: false } => Ok(Plan::Decline),
-                    _ => Err(self.wrong_phase("decline the discard", "L-5.1")),
+                    _ => Err(self.wrong_phase(msg!("doing.decline_discard"), "L-5.1")),
                 }
             }
             Action::Buy => self.plan_buy(seat),
@@ -606,20 +593,16 @@ impl GameState {
                     Some(e) => refuse(
                         ErrorCode::NotYourTurn,
                         "L-6.3",
-                        format!("seat {seat} is not asked: {}", e.message),
+                        msg!("pass.not_asked", seat = seat, reason = e.to_message()),
                     ),
                 },
-                _ => refuse(
-                    ErrorCode::WrongPhase,
-                    "L-6",
-                    "there is no open buying window to pass in",
-                ),
+                _ => refuse(ErrorCode::WrongPhase, "L-6", msg!("pass.no_window")),
             },
             Action::DrawStock => {
                 self.require_active(seat)?;
                 match self.phase {
                     Phase::Draw { .. } | Phase::Buying(_) => Ok(Plan::DrawStock),
-                    _ => Err(self.wrong_phase("draw from the stock", "L-5.1")),
+                    _ => Err(self.wrong_phase(msg!("doing.draw_stock"), "L-5.1")),
                 }
             }
             Action::GoDown { melds } => self.plan_go_down(seat, melds),
@@ -633,14 +616,14 @@ impl GameState {
             Action::Discard { card } => self.plan_discard(seat, *card),
             Action::NextRound => {
                 if self.phase != Phase::RoundOver {
-                    return refuse(ErrorCode::WrongPhase, "L-2.1", "the round is not over");
+                    return refuse(ErrorCode::WrongPhase, "L-2.1", msg!("round.not_over"));
                 }
                 let next_dealer = (self.dealer + 1) % self.players;
                 if seat != next_dealer {
                     return refuse(
                         ErrorCode::NotYourTurn,
                         "L-2.1",
-                        format!("seat {next_dealer}, the next dealer, starts the next round"),
+                        msg!("round.next_dealer_starts", seat = next_dealer),
                     );
                 }
                 Ok(Plan::NextRound)
@@ -649,9 +632,9 @@ impl GameState {
                 ErrorCode::NotAllowed,
                 "W-7",
                 if self.rules.liverpool_call {
-                    "the Liverpool call (W-7) is not implemented yet"
+                    msg!("liverpool_call.not_implemented")
                 } else {
-                    "these rules have no Liverpool call (W-7)"
+                    msg!("liverpool_call.not_in_rules")
                 },
             ),
         }
@@ -662,24 +645,24 @@ impl GameState {
             return refuse(
                 ErrorCode::NotYourTurn,
                 "L-1.3",
-                format!("it is seat {}'s turn, not seat {seat}'s", self.active),
+                msg!("turn.not_your_turn", active = self.active, seat = seat),
             );
         }
         Ok(())
     }
 
-    fn wrong_phase(&self, what: &str, rule: &'static str) -> Error {
+    fn wrong_phase(&self, what: Message, rule: &'static str) -> Error {
         let now = match self.phase {
-            Phase::Cut => "the round has not been cut and dealt yet".to_string(),
-            Phase::Draw { .. } => "the active player has not drawn yet".to_string(),
-            Phase::Buying(_) => "the buying window is open".to_string(),
-            Phase::Play => "the active player has already drawn".to_string(),
-            Phase::RoundOver | Phase::GameOver => "the round is over".to_string(),
+            Phase::Cut => msg!("phase.not_dealt"),
+            Phase::Draw { .. } => msg!("phase.not_drawn"),
+            Phase::Buying(_) => msg!("phase.buying_open"),
+            Phase::Play => msg!("phase.already_drawn"),
+            Phase::RoundOver | Phase::GameOver => msg!("phase.round_over"),
         };
-        Error::rule(ErrorCode::WrongPhase, rule, format!("cannot {what} now: {now}"))
+        Error::refused(ErrorCode::WrongPhase, rule, msg!("phase.wrong", what = what, now = now))
     }
 
-    fn require_play(&self, seat: u8, what: &str, rule: &'static str) -> Result<()> {
+    fn require_play(&self, seat: u8, what: Message, rule: &'static str) -> Result<()> {
         self.require_active(seat)?;
         if self.phase != Phase::Play {
             return Err(self.wrong_phase(what, rule));
@@ -706,30 +689,32 @@ impl GameState {
         let named = |c: Card| cards.iter().filter(|&&x| x == c).count();
         if let Some(&c) = cards.iter().find(|&&c| named(c) > hand.get(c) as usize) {
             let held = hand.get(c);
-            let detail = if held == 0 {
-                String::new()
+            let msg = if held == 0 {
+                msg!("hand.card_not_held", seat = seat, card = c)
             } else {
-                format!(" {} times (it holds {held})", named(c))
+                msg!(
+                    "hand.card_not_held_times",
+                    seat = seat,
+                    card = c,
+                    times = named(c),
+                    held = held
+                )
             };
-            return Err(Error::new(
-                ErrorCode::CardNotInHand,
-                None,
-                format!("seat {seat} does not hold {c}{detail}"),
-            ));
+            return Err(Error::with(ErrorCode::CardNotInHand, None, msg));
         }
         Ok(counts_of(cards).expect("each card is held, so counts fit"))
     }
 
     fn plan_cut(&self, seat: u8, size: Option<i64>) -> Result<Plan> {
         if self.phase != Phase::Cut {
-            return Err(self.wrong_phase("cut", "L-2.2"));
+            return Err(self.wrong_phase(msg!("doing.cut"), "L-2.2"));
         }
         let cutter = self.cutter();
         if seat as usize != cutter {
             return refuse(
                 ErrorCode::NotYourTurn,
                 "L-2.2",
-                format!("the dealer's right neighbour, seat {cutter}, cuts (not seat {seat})"),
+                msg!("cut.not_the_cutter", cutter = cutter, seat = seat),
             );
         }
         let mut rng = self.rng.clone();
@@ -745,31 +730,21 @@ impl GameState {
 
     fn plan_buy(&self, seat: u8) -> Result<Plan> {
         if self.rules.buying == BuyingRule::Off {
-            return refuse(ErrorCode::BuyNotAllowed, "C-8", "buying is off in these rules");
+            return refuse(ErrorCode::BuyNotAllowed, "C-8", msg!("buy.off_in_rules"));
         }
         if seat == self.active {
             return refuse(
                 ErrorCode::BuyNotAllowed,
                 "L-6.2",
-                format!("seat {seat} is the active player: it may not buy"),
+                msg!("buy.active_player", seat = seat),
             );
         }
         let w = match self.phase {
             Phase::Buying(w) => w,
             Phase::Draw { declined: true } => {
-                return refuse(
-                    ErrorCode::BuyNotAllowed,
-                    "L-6.4",
-                    "the buying window has closed for this turn",
-                )
+                return refuse(ErrorCode::BuyNotAllowed, "L-6.4", msg!("buy.window_closed"))
             }
-            _ => {
-                return refuse(
-                    ErrorCode::WrongPhase,
-                    "L-6.1",
-                    "a discard can only be bought after the active player declines it",
-                )
-            }
+            _ => return refuse(ErrorCode::WrongPhase, "L-6.1", msg!("buy.before_decline")),
         };
         if let Some(e) = self.buy_refusal(seat, &w) {
             return Err(e);
@@ -785,12 +760,12 @@ impl GameState {
     }
 
     fn plan_go_down(&self, seat: u8, groups: &[Vec<Card>]) -> Result<Plan> {
-        self.require_play(seat, "go down", "L-5.2")?;
+        self.require_play(seat, msg!("doing.go_down"), "L-5.2")?;
         if self.seats[seat as usize].down {
             return refuse(
                 ErrorCode::AlreadyDown,
                 "L-4.6",
-                format!("seat {seat} has already gone down this round"),
+                msg!("go_down.already_down", seat = seat),
             );
         }
         let all: Vec<Card> = groups.iter().flatten().copied().collect();
@@ -798,14 +773,15 @@ impl GameState {
             return refuse(
                 ErrorCode::ContractNotMet,
                 "L-4.6",
-                format!("the contract is {}", self.contract().describe()),
+                msg!("go_down.no_cards", contract = self.contract().describe_message()),
             );
         }
         let used = self.require_cards(seat, &all)?;
         let contract = self.contract();
         let melds = check_go_down(groups, &contract, &self.rules).map_err(|e| {
             if contract.whole_hand && e.code == ErrorCode::ContractNotMet {
-                Error::rule(ErrorCode::WholeHandRequired, "L-8.1", e.message)
+                let reason = e.to_message();
+                Error::refused(ErrorCode::WholeHandRequired, "L-8.1", reason)
             } else {
                 e
             }
@@ -816,15 +792,11 @@ impl GameState {
             return refuse(
                 ErrorCode::WholeHandRequired,
                 "L-8.1",
-                format!("in this round a go-down lays the whole hand: {left} cards would be left"),
+                msg!("go_down.whole_hand", left = left),
             );
         }
         if !contract.whole_hand && !self.keeps_a_discard(seat, &used) {
-            return refuse(
-                ErrorCode::MustKeepDiscard,
-                "L-5.5",
-                "a card must be kept for the discard",
-            );
+            return refuse(ErrorCode::MustKeepDiscard, "L-5.5", msg!("discard.must_keep"));
         }
         Ok(Plan::GoDown {
             melds,
@@ -834,52 +806,47 @@ impl GameState {
     }
 
     /// Shared checks of lay-offs and swaps: phase, round 7, down, and timing (L-5.3, L-7.2, L-8.3).
-    fn require_after_go_down(&self, seat: u8, what: &str, rule: &'static str) -> Result<()> {
+    fn require_after_go_down(&self, seat: u8, swap: bool, rule: &'static str) -> Result<()> {
+        let what = if swap {
+            msg!("doing.joker_swap")
+        } else {
+            msg!("doing.lay_off")
+        };
         self.require_play(seat, what, rule)?;
         if self.contract().whole_hand {
-            return refuse(
-                ErrorCode::WrongPhase,
-                "L-8.3",
-                format!("there is no {what} in round {}", self.round),
-            );
+            let round = self.round;
+            let msg = if swap {
+                msg!("round.no_joker_swap", round = round)
+            } else {
+                msg!("round.no_lay_off", round = round)
+            };
+            return refuse(ErrorCode::WrongPhase, "L-8.3", msg);
         }
         if !self.seats[seat as usize].down {
-            return refuse(
-                ErrorCode::NotDown,
-                rule,
-                format!("seat {seat} has not gone down this round"),
-            );
+            return refuse(ErrorCode::NotDown, rule, msg!("seat.not_down", seat = seat));
         }
         Ok(())
     }
 
     fn plan_lay_off(&self, seat: u8, meld: usize, cards: &[Card], end: Option<crate::meld::End>) -> Result<Plan> {
-        self.require_after_go_down(seat, "lay-off", "L-5.3")?;
+        self.require_after_go_down(seat, false, "L-5.3")?;
         if self.down_this_turn && !self.rules.lay_off_on_go_down_turn {
-            return refuse(
-                ErrorCode::SameTurnAsGoDown,
-                "L-5.3",
-                "lay-offs are only allowed on a turn after the go-down turn",
-            );
+            return refuse(ErrorCode::SameTurnAsGoDown, "L-5.3", msg!("lay_off.same_turn"));
         }
         let Some(target) = self.table.get(meld) else {
             return refuse(
                 ErrorCode::InvalidLayOff,
                 "L-5.3",
-                format!("there is no table meld {meld} ({} on the table)", self.table.len()),
+                msg!("lay_off.no_such_meld", meld = meld, count = self.table.len()),
             );
         };
         if cards.is_empty() {
-            return refuse(ErrorCode::InvalidArgument, "L-5.3", "a lay-off needs at least one card");
+            return refuse(ErrorCode::InvalidArgument, "L-5.3", msg!("lay_off.no_cards"));
         }
         let used = self.require_cards(seat, cards)?;
         let grown = target.meld.lay_off(cards, end, &self.rules)?;
         if !self.keeps_a_discard(seat, &used) {
-            return refuse(
-                ErrorCode::MustKeepDiscard,
-                "L-5.5",
-                "a card must be kept for the discard",
-            );
+            return refuse(ErrorCode::MustKeepDiscard, "L-5.5", msg!("discard.must_keep"));
         }
         Ok(Plan::LayOff { meld, grown, used })
     }
@@ -892,61 +859,41 @@ impl GameState {
         to_meld: usize,
         end: Option<crate::meld::End>,
     ) -> Result<Plan> {
-        self.require_after_go_down(seat, "joker swap", "L-7.2")?;
+        self.require_after_go_down(seat, true, "L-7.2")?;
         match self.rules.joker_swap {
-            JokerSwapRule::Off => return refuse(ErrorCode::NotAllowed, "C-4", "these rules have no joker swap"),
+            JokerSwapRule::Off => return refuse(ErrorCode::NotAllowed, "C-4", msg!("swap.off_in_rules")),
             JokerSwapRule::AfterGoDownTurn if self.down_this_turn => {
-                return refuse(
-                    ErrorCode::SameTurnAsGoDown,
-                    "L-7.2",
-                    "a joker swap is only allowed on a turn after the go-down turn",
-                )
+                return refuse(ErrorCode::SameTurnAsGoDown, "L-7.2", msg!("swap.same_turn"))
             }
             JokerSwapRule::OnGoDownTurn if !self.down_this_turn => {
-                return refuse(
-                    ErrorCode::NotAllowed,
-                    "W-4",
-                    "a joker swap is only allowed on the turn the player goes down",
-                )
+                return refuse(ErrorCode::NotAllowed, "W-4", msg!("swap.only_go_down_turn"))
             }
             _ => {}
         }
         let used = self.require_cards(seat, &[card])?;
         let Some(source) = self.table.get(meld) else {
-            return refuse(
-                ErrorCode::SwapMismatch,
-                "L-7.2",
-                format!("there is no table meld {meld}"),
-            );
+            return refuse(ErrorCode::SwapMismatch, "L-7.2", msg!("swap.no_such_meld", meld = meld));
         };
         let swapped = source.meld.swap_joker(card)?;
         if to_meld == meld {
-            return refuse(
-                ErrorCode::JokerUnplaced,
-                "L-7.2",
-                "the freed joker must go to a different meld than the one it came from",
-            );
+            return refuse(ErrorCode::JokerUnplaced, "L-7.2", msg!("swap.same_meld"));
         }
         let Some(target) = self.table.get(to_meld) else {
             return refuse(
                 ErrorCode::JokerUnplaced,
                 "L-7.2",
-                format!("there is no table meld {to_meld} for the joker"),
+                msg!("swap.no_target_meld", meld = to_meld),
             );
         };
         let grown = target.meld.lay_off(&[Card::JOKER], end, &self.rules).map_err(|e| {
-            Error::rule(
+            Error::refused(
                 ErrorCode::JokerUnplaced,
                 "L-7.2",
-                format!("the freed joker cannot go on meld {to_meld}: {}", e.message),
+                msg!("swap.joker_unplaced", meld = to_meld, reason = e.to_message()),
             )
         })?;
         if !self.keeps_a_discard(seat, &used) {
-            return refuse(
-                ErrorCode::MustKeepDiscard,
-                "L-7.3",
-                "a card must be kept for the discard",
-            );
+            return refuse(ErrorCode::MustKeepDiscard, "L-7.3", msg!("discard.must_keep"));
         }
         Ok(Plan::Swap {
             meld,
@@ -958,7 +905,7 @@ impl GameState {
     }
 
     fn plan_discard(&self, seat: u8, card: Card) -> Result<Plan> {
-        self.require_play(seat, "discard", "L-5.5")?;
+        self.require_play(seat, msg!("doing.discard"), "L-5.5")?;
         self.require_cards(seat, &[card])?;
         if self.rules.no_discard_of_taken_card
             && self.taken_discard == Some(card)
@@ -967,7 +914,7 @@ impl GameState {
             return refuse(
                 ErrorCode::DiscardTakenCard,
                 "W-8",
-                format!("{card} was taken from the discard pile this turn"),
+                msg!("discard.taken_this_turn", card = card),
             );
         }
         Ok(Plan::Discard(card))
@@ -1224,32 +1171,37 @@ impl GameState {
     /// Check the invariants a state built from outside (a position, a snapshot)
     /// must satisfy, so that no later action can index out of range.
     pub(crate) fn validate(&self) -> Result<()> {
-        let bad = |msg: String| Err(Error::new(ErrorCode::BadPosition, None, msg));
+        let bad = |msg: Message| Err(Error::with(ErrorCode::BadPosition, None, msg));
         let n = self.players as usize;
         if n < self.rules.min_players as usize || n > self.rules.max_players as usize || n > MAX_SEATS {
-            return bad(format!(
-                "{n} players: the '{}' rules allow {}..={}",
-                self.rules.name, self.rules.min_players, self.rules.max_players
+            return bad(msg!(
+                "game.players_out_of_range",
+                players = n,
+                rules = &self.rules.name,
+                min = self.rules.min_players,
+                max = self.rules.max_players
             ));
         }
         if self.seats.len() != n {
-            return bad(format!("{} hands for {n} players", self.seats.len()));
+            return bad(msg!("position.hand_count", hands = self.seats.len(), players = n));
         }
         if self.rules.check_round(self.round).is_err() {
-            return bad(format!(
-                "round {} does not exist: rounds are 1..={}",
-                self.round,
-                self.rules.rounds()
+            return bad(msg!(
+                "round.no_such_round",
+                round = self.round,
+                rounds = self.rules.rounds()
             ));
         }
         if self.dealer as usize >= n || self.active as usize >= n {
-            return bad(format!(
-                "dealer {} and active {} must be seats 0..{n}",
-                self.dealer, self.active
+            return bad(msg!(
+                "position.dealer_active",
+                dealer = self.dealer,
+                active = self.active,
+                players = n
             ));
         }
         if self.cut_bonus.is_some_and(|s| s as usize >= n) || self.went_out.is_some_and(|s| s as usize >= n) {
-            return bad(format!("cut_bonus and winner must be seats 0..{n}"));
+            return bad(msg!("position.cut_bonus_winner", players = n));
         }
         // Copies (L-1.2): everything the state holds together.
         let mut all = [0u32; CARD_KINDS];
@@ -1269,57 +1221,60 @@ impl GameState {
             *c = a.min(255) as u8;
         }
         self.rules
-            .check_copies(&counts, self.players, "the position")
-            .map_err(|e| Error::new(ErrorCode::BadPosition, e.rule, e.message))?;
+            .check_copies(&counts, self.players, msg!("what.the_position"))
+            .map_err(|e| Error::with(ErrorCode::BadPosition, e.rule, e.to_message()))?;
         for (i, m) in self.table.iter().enumerate() {
             if m.owner >= n {
-                return bad(format!(
-                    "table meld {i} ({}) is owned by seat {}, which does not exist",
-                    m.meld, m.owner
+                return bad(msg!(
+                    "position.meld_owner_missing",
+                    index = i,
+                    meld = &m.meld,
+                    seat = m.owner
                 ));
             }
             if !self.seats[m.owner].down {
-                return bad(format!(
-                    "table meld {i} ({}) belongs to seat {}, who is not down",
-                    m.meld, m.owner
+                return bad(msg!(
+                    "position.meld_owner_not_down",
+                    index = i,
+                    meld = &m.meld,
+                    seat = m.owner
                 ));
             }
         }
         for (s, seat) in self.seats.iter().enumerate() {
             if seat.down && !self.table.iter().any(|m| m.owner == s) {
-                return bad(format!("seat {s} is down but owns no table meld"));
+                return bad(msg!("position.down_without_meld", seat = s));
             }
         }
         if self.down_this_turn && (!self.seats[self.active as usize].down || self.phase != Phase::Play) {
-            return bad("down_this_turn: the active player must be down, in phase play".into());
+            return bad(msg!("position.down_this_turn"));
         }
         if self.taken_discard.is_some() && self.phase != Phase::Play {
-            return bad("taken_discard only exists in phase play".into());
+            return bad(msg!("position.taken_discard"));
         }
         match self.phase {
             Phase::Cut => {
                 if self.seats.iter().any(|s| s.hand.total() > 0) || !self.discard.is_empty() || !self.table.is_empty() {
-                    return bad(
-                        "in phase cut, hands, discard pile and table are empty (the stock is the whole deck)".into(),
-                    );
+                    return bad(msg!("position.cut_not_empty"));
                 }
                 let needed = n * self.rules.deal_sizes[self.round as usize - 1] as usize + 1;
                 if self.stock.len() < needed.max(2) {
-                    return bad(format!(
-                        "in phase cut the stock holds {} cards but the deal needs {needed}",
-                        self.stock.len()
+                    return bad(msg!(
+                        "position.cut_stock_short",
+                        stock = self.stock.len(),
+                        needed = needed
                     ));
                 }
             }
             Phase::Buying(w) => {
                 if self.rules.buying == BuyingRule::Off {
-                    return bad("phase buying, but these rules have no buying".into());
+                    return bad(msg!("position.buying_off"));
                 }
                 if w.last_buyer.is_some_and(|s| s as usize >= n) || (w.passed >> n) != 0 {
-                    return bad("the buying window names seats that do not exist".into());
+                    return bad(msg!("position.window_seats"));
                 }
                 if self.next_asked(&w).is_none() {
-                    return bad("phase buying, but no seat may buy the top discard".into());
+                    return bad(msg!("position.window_nobody"));
                 }
             }
             _ => {}

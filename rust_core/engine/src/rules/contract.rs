@@ -7,6 +7,8 @@
 //! combined. A meld without `min` takes the rule set's opening size for its kind
 //! (`set_size_min`, `run_size_min`, or `whole_hand_run_min` in a whole-hand round).
 
+use crate::error::Message;
+use crate::msg;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The two kinds of meld (L-4.1, L-4.2).
@@ -144,7 +146,12 @@ impl Contract {
 
     /// "2 sets", "1 set + 1 run", "3 runs (whole hand, no discard)", "1 run of at least 7".
     pub fn describe(&self) -> String {
-        // Group consecutive-equal specs in a stable order: sets, then runs, by length.
+        self.describe_message().english()
+    }
+
+    /// [`Contract::describe`] as a translatable message: the melds grouped by kind and
+    /// length (sets first, default lengths first), joined by " + ".
+    pub fn describe_message(&self) -> Message {
         let mut groups: Vec<(MeldSpec, u8)> = Vec::new();
         let mut sorted: Vec<MeldSpec> = self.melds().to_vec();
         sorted.sort_by_key(|m| (m.kind, m.min));
@@ -154,26 +161,26 @@ impl Contract {
                 _ => groups.push((m, 1)),
             }
         }
-        let parts: Vec<String> = groups
-            .iter()
-            .map(|(m, n)| {
-                let noun = match (m.kind, *n == 1) {
-                    (MeldKind::Set, true) => "set",
-                    (MeldKind::Set, false) => "sets",
-                    (MeldKind::Run, true) => "run",
-                    (MeldKind::Run, false) => "runs",
-                };
-                match m.min {
-                    None => format!("{n} {noun}"),
-                    Some(len) => format!("{n} {noun} of at least {len}"),
-                }
-            })
-            .collect();
-        let mut s = parts.join(" + ");
+        let part = |spec: &MeldSpec, n: u8| match (spec.kind, n, spec.min) {
+            (MeldKind::Set, 1, None) => msg!("contract.one_set"),
+            (MeldKind::Set, n, None) => msg!("contract.sets", n = n),
+            (MeldKind::Run, 1, None) => msg!("contract.one_run"),
+            (MeldKind::Run, n, None) => msg!("contract.runs", n = n),
+            (MeldKind::Set, 1, Some(min)) => msg!("contract.one_set_of", min = min),
+            (MeldKind::Set, n, Some(min)) => msg!("contract.sets_of", n = n, min = min),
+            (MeldKind::Run, 1, Some(min)) => msg!("contract.one_run_of", min = min),
+            (MeldKind::Run, n, Some(min)) => msg!("contract.runs_of", n = n, min = min),
+        };
+        let mut parts = groups.iter().map(|(spec, n)| part(spec, *n));
+        let melds = match parts.next() {
+            None => msg!("contract.no_melds"),
+            Some(first) => parts.fold(first, |acc, p| msg!("contract.plus", first = acc, second = p)),
+        };
         if self.whole_hand {
-            s.push_str(" (whole hand, no discard)");
+            msg!("contract.whole_hand", melds = melds)
+        } else {
+            melds
         }
-        s
     }
 }
 

@@ -24,6 +24,7 @@
 
 use super::{invalid, Contract, RuleSet, RANK_KEYS};
 use crate::error::{Error, ErrorCode, Result};
+use crate::msg;
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -169,42 +170,32 @@ pub fn rule_option(key: &str) -> Option<&'static RuleOption> {
 
 /// A rule set from JSON text (see the module docs).
 pub fn from_json(text: &str) -> Result<RuleSet> {
-    let doc: Value = serde_json::from_str(text).map_err(|e| {
-        Error::new(
-            ErrorCode::InvalidRules,
-            None,
-            format!("rule set JSON is not valid: {e}"),
-        )
-    })?;
+    let doc: Value = serde_json::from_str(text)
+        .map_err(|e| Error::with(ErrorCode::InvalidRules, None, msg!("rules.bad_json", error = e)))?;
     load(doc)
 }
 
 /// A rule set from TOML text (see the module docs).
 pub fn from_toml(text: &str) -> Result<RuleSet> {
     let doc: toml::Table = toml::from_str(text).map_err(|e| {
-        Error::new(
+        Error::with(
             ErrorCode::InvalidRules,
             None,
-            format!("rule set TOML is not valid: {}", e.to_string().trim_end()),
+            msg!("rules.bad_toml", error = e.to_string().trim_end()),
         )
     })?;
-    let doc = serde_json::to_value(doc).map_err(|e| {
-        Error::new(
-            ErrorCode::InvalidRules,
-            None,
-            format!("rule set TOML holds a value JSON cannot: {e}"),
-        )
-    })?;
+    let doc = serde_json::to_value(doc)
+        .map_err(|e| Error::with(ErrorCode::InvalidRules, None, msg!("rules.bad_toml", error = e)))?;
     load(doc)
 }
 
 /// A rule set file: JSON if its name ends in `.json` (or its text starts with `{`), else TOML.
 pub fn from_file(path: &Path) -> Result<RuleSet> {
     let text = std::fs::read_to_string(path).map_err(|e| {
-        Error::new(
+        Error::with(
             ErrorCode::InvalidArgument,
             None,
-            format!("cannot read the rule set file {}: {e}", path.display()),
+            msg!("file.cannot_read", path = path.display(), error = e),
         )
     })?;
     let json = match path.extension().and_then(|e| e.to_str()) {
@@ -213,9 +204,9 @@ pub fn from_file(path: &Path) -> Result<RuleSet> {
         _ => text.trim_start().starts_with('{'),
     };
     let loaded = if json { from_json(&text) } else { from_toml(&text) };
-    loaded.map_err(|e| Error {
-        message: format!("{}: {}", path.display(), e.message),
-        ..e
+    loaded.map_err(|e| {
+        let reason = e.to_message();
+        e.reworded(msg!("rules.in_file", path = path.display(), reason = reason))
     })
 }
 
@@ -228,23 +219,20 @@ pub fn named_or_file(spec: &str) -> Result<RuleSet> {
     if path.is_file() {
         return from_file(path);
     }
-    Err(Error::new(
+    Err(Error::with(
         ErrorCode::InvalidRules,
         None,
-        format!(
-            "'{spec}' is neither a preset ({}) nor a rule set file",
-            RuleSet::preset_names().join(", ")
+        msg!(
+            "rules.not_preset_or_file",
+            spec = spec,
+            presets = RuleSet::preset_names().join(", ")
         ),
     ))
 }
 
 fn load(doc: Value) -> Result<RuleSet> {
     let Value::Object(mut map) = doc else {
-        return Err(Error::new(
-            ErrorCode::InvalidRules,
-            None,
-            "a rule set is a table of options (base, name, deal_sizes, …)",
-        ));
+        return Err(Error::with(ErrorCode::InvalidRules, None, msg!("rules.not_a_table")));
     };
     check_keys(&map)?;
     let base = map.remove("base");
@@ -253,7 +241,11 @@ fn load(doc: Value) -> Result<RuleSet> {
             let preset = RuleSet::preset(&name).map_err(|_| {
                 invalid(
                     "base",
-                    format!("'{name}' is not a preset: {}", RuleSet::preset_names().join(", ")),
+                    msg!(
+                        "rules.base_unknown",
+                        name = &name,
+                        presets = RuleSet::preset_names().join(", ")
+                    ),
                 )
             })?;
             if !map.contains_key("name") && !map.is_empty() {
@@ -264,14 +256,11 @@ fn load(doc: Value) -> Result<RuleSet> {
             value
         }
         Some(other) => {
-            return Err(invalid("base", format!("{other} is not a preset name")));
+            return Err(invalid("base", msg!("rules.base_not_name", value = other)));
         }
         None => {
             if let Some(missing) = RULE_OPTIONS.iter().find(|o| !o.optional && !map.contains_key(o.key)) {
-                return Err(invalid(
-                    missing.key,
-                    "missing: a rule set without base gives every option (start from a preset with base = \"liverpool\" to change only some)",
-                ));
+                return Err(invalid(missing.key, msg!("rules.missing_key")));
             }
             Value::Object(map)
         }
@@ -288,7 +277,7 @@ fn load(doc: Value) -> Result<RuleSet> {
     let rules: RuleSet = serde_path_to_error::deserialize(merged).map_err(|e| {
         let path = e.path().to_string();
         let path = if path == "." { "(rule set)".to_string() } else { path };
-        invalid(path, e.inner().to_string())
+        invalid(path, msg!("rules.bad_value", error = e.inner()))
     })?;
     rules.validate()?;
     Ok(rules)
@@ -344,10 +333,7 @@ fn check_keys(map: &Map<String, Value>) -> Result<()> {
     if let Some(Value::Object(points)) = map.get("points") {
         for key in points.keys() {
             if !key.eq_ignore_ascii_case("joker") && super::rank_of_name(key).is_none() {
-                return Err(invalid(
-                    format!("points.{key}"),
-                    "unknown key: the ranks are joker, A, 2 … 10, J, Q, K",
-                ));
+                return Err(invalid(format!("points.{key}"), msg!("rules.unknown_rank_key")));
             }
         }
     }
@@ -357,13 +343,12 @@ fn check_keys(map: &Map<String, Value>) -> Result<()> {
 fn check_object(map: &Map<String, Value>, prefix: &str, known: &[&str]) -> Result<()> {
     for key in map.keys() {
         if !known.contains(&key.as_str()) {
-            let hint = nearest(key, known)
-                .map(|k| format!(" (did you mean '{k}'?)"))
-                .unwrap_or_default();
-            return Err(invalid(
-                format!("{prefix}{key}"),
-                format!("unknown key{hint}; the keys here are {}", known.join(", ")),
-            ));
+            let keys = known.join(", ");
+            let reason = match nearest(key, known) {
+                Some(near) => msg!("rules.unknown_key_hint", nearest = near, keys = keys),
+                None => msg!("rules.unknown_key", keys = keys),
+            };
+            return Err(invalid(format!("{prefix}{key}"), reason));
         }
     }
     Ok(())
@@ -567,14 +552,19 @@ mod tests {
         );
         assert!(refusal("base = \"contract\"\npoints = { Z = 3 }").starts_with("points.Z: unknown key"));
         assert!(refusal("base = \"canasta\"").starts_with("base: 'canasta' is not a preset"));
-        assert!(refusal("base = \"contract\"\nbuying = \"sometimes\"").starts_with("buying: unknown variant"));
-        assert!(refusal("base = \"contract\"\nmin_players = \"three\"").starts_with("min_players: invalid type"));
+        assert!(
+            refusal("base = \"contract\"\nbuying = \"sometimes\"").starts_with("buying: wrong value: unknown variant")
+        );
+        assert!(refusal("base = \"contract\"\nmin_players = \"three\"")
+            .starts_with("min_players: wrong value: invalid type"));
         assert!(
             refusal("base = \"contract\"\ndeal_sizes = [10, 10, 10, 10, 12, 12, 12, 12]")
                 .starts_with("deal_sizes: 8 deal sizes")
         );
         assert!(refusal("deal_sizes = [10]").starts_with("name: missing"));
-        assert!(refusal("base = \"contract\"\nwild_rank = \"Z\"").starts_with("wild_rank: 'Z' is not a rank"));
+        assert!(
+            refusal("base = \"contract\"\nwild_rank = \"Z\"").starts_with("wild_rank: wrong value: 'Z' is not a rank")
+        );
         assert!(refusal("base = \"contract\"\nwild_rank = \"Q\"").starts_with("points.Q: 10 but Q is wild"));
         assert!(refusal("this is not toml").starts_with("rule set TOML is not valid"));
     }

@@ -35,6 +35,7 @@ mod tests;
 use crate::card::{Card, CardCounts, CARD_KINDS, JOKER_ID};
 use crate::error::{Error, ErrorCode, Result};
 use crate::meld::{Meld, MeldKind};
+use crate::msg;
 use crate::rules::{Contract, RuleSet};
 use arrange::{search_arrangement, ArrangeMode};
 use cands::{Cand, Pool};
@@ -287,17 +288,13 @@ fn check_batch_shape(hands: &[u8], hand_width: usize) -> Result<()> {
         if hands.is_empty() {
             return Ok(());
         }
-        return Err(Error::new(
-            ErrorCode::InvalidArgument,
-            None,
-            "hand_width must be positive",
-        ));
+        return Err(Error::with(ErrorCode::InvalidArgument, None, msg!("batch.hand_width")));
     }
     if hands.len() % hand_width != 0 {
-        return Err(Error::new(
+        return Err(Error::with(
             ErrorCode::InvalidArgument,
             None,
-            format!("{} card ids do not split into rows of {hand_width}", hands.len()),
+            msg!("batch.row_split", ids = hands.len(), width = hand_width),
         ));
     }
     Ok(())
@@ -330,10 +327,10 @@ fn check_rows(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Result<()> {
                 continue;
             }
             if id as usize >= CARD_KINDS {
-                return Some(Error::new(
+                return Some(Error::with(
                     ErrorCode::MalformedCard,
                     None,
-                    format!("hand {i}, position {j}: card id {id} is not 0..=52 (or 255 for padding)"),
+                    msg!("batch.bad_card_id", hand = i, position = j, id = id),
                 ));
             }
             counts[id as usize] += 1;
@@ -344,7 +341,7 @@ fn check_rows(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Result<()> {
         }
         let clamped: [u8; CARD_KINDS] = counts.map(|n| n.min(255) as u8);
         rules
-            .check_copies(&clamped, rules.max_players, &format!("hand {i}"))
+            .check_copies(&clamped, rules.max_players, msg!("what.hand", index = i))
             .err()
     });
     bad.map_or(Ok(()), Err)
@@ -408,10 +405,10 @@ pub fn deadwood_batch(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Resul
 pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
     let Some(n) = threads else { return Ok(f()) };
     if n == 0 || n > 1024 {
-        return Err(Error::new(
+        return Err(Error::with(
             ErrorCode::InvalidArgument,
             None,
-            format!("threads must be 1..=1024, not {n}"),
+            msg!("threads.out_of_range", threads = n),
         ));
     }
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
@@ -424,10 +421,10 @@ pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Sen
             Some(p) => Arc::clone(p),
             None => {
                 let p = rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| {
-                    Error::new(
+                    Error::with(
                         ErrorCode::InvalidArgument,
                         None,
-                        format!("cannot start {n} threads: {e}"),
+                        msg!("threads.cannot_start", threads = n, error = e),
                     )
                 })?;
                 let p = Arc::new(p);
