@@ -19,6 +19,7 @@ import os
 import platform
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 
 import liverpool
+from liverpool.cli import add_rules_argument, load_rules
 
 DECK_SIZE = 107  # profile L (RULES.md L-1.2)
 
@@ -536,10 +538,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true", help="smaller sizes: a smoke run in well under a minute")
     parser.add_argument("--json", metavar="FILE", type=Path, help="also write the results as JSON to FILE")
     parser.add_argument("--seed", type=int, default=2024, help="seed of every random deck and hand (default 2024)")
+    add_rules_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    ctx = Context(quick=args.quick, seed=args.seed)
+    try:
+        rules = load_rules(args.rules)
+    except liverpool.LiverpoolError as exc:
+        print(f"liverpool bench: error: {exc} [{exc.code}]", file=sys.stderr)
+        return 2
+    ctx = Context(quick=args.quick, seed=args.seed, rules=rules)
     rows: list[Row] = []
     failures: list[str] = []
     started = time.perf_counter()
