@@ -44,7 +44,7 @@ contracts = [
   { melds = [{ kind = "run", min = 7 }] },
   { sets = 2 },
   { melds = [{ kind = "set", min = 4 }, { kind = "run", min = 5 }] },
-  { sets = 1, melds = [{ kind = "run", min = 6 }, { kind = "run" }] },
+  { sets = 1, melds = [{ kind = "run", min = 5 }, { kind = "run" }] },
   { sets = 3 },
   { sets = 1, runs = 2, whole_hand = true },
 ]
