@@ -18,6 +18,7 @@ The number of runs follows the hypothesis profile of ``conftest.py`` (``dev`` /
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections import Counter
@@ -39,7 +40,13 @@ from liverpool import (
 )
 from test_game_api import bot_step, greedy_action
 
-PROFILES = {"liverpool": range(2, 9), "contract": range(3, 9), "liverpool-classic": range(3, 9)}
+def _player_counts(name: str) -> range:
+    rules = json.loads(RuleSet(name).to_json())
+    return range(rules["min_players"], rules["max_players"] + 1)
+
+
+# Every preset (the three profiles and the C-8 variations), with its player counts.
+PROFILES = {name: _player_counts(name) for name in RuleSet.presets()}
 ALL_CARDS = [Card.from_id(i) for i in range(53)]
 KNOWN_CODES = set(error_codes())
 RULE_ID = re.compile(r"[LCW]-\d+(\.\d+)?")
