@@ -279,7 +279,7 @@ impl PyRuleSet {
     /// The rank whose every card is wild (C-8 California: `"Q"`), or `None`.
     #[getter]
     fn wild_rank(&self) -> Option<&'static str> {
-        self.rules.wild_rank.map(|r| Card::rank_str(r))
+        self.rules.wild_rank.map(Card::rank_str)
     }
     /// Is this card wild: a joker, or a card of the wild rank?
     fn is_wild(&self, card: &Bound<'_, PyAny>) -> PyResult<bool> {
