@@ -103,6 +103,8 @@ pub enum Arg {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message {
     pub key: &'static str,
+    /// The English template of `key` (from [`crate::messages::TEMPLATES`]).
+    pub template: &'static str,
     pub args: Vec<(&'static str, Arg)>,
 }
 
@@ -125,12 +127,17 @@ impl IntoArg for Message {
 }
 
 /// Build a [`Message`]: `msg!("buy.already_passed", seat = 2)`. The key must be a
-/// string literal listed in [`crate::messages::TEMPLATES`] (a test scans the sources).
+/// string literal listed in [`crate::messages::TEMPLATES`]: its template is found at
+/// compile time, so an unknown id does not compile.
 #[macro_export]
 macro_rules! msg {
     ($key:literal $(, $name:ident = $value:expr)* $(,)?) => {
-        $crate::error::Message::new(
+        $crate::error::Message::with_template(
             $key,
+            {
+                const TEMPLATE: &str = $crate::messages::const_template($key);
+                TEMPLATE
+            },
             vec![$((stringify!($name), $crate::error::IntoArg::into_arg($value))),*],
         )
     };
@@ -140,21 +147,25 @@ impl Message {
     /// A message from its id and arguments; debug builds check both against the
     /// template table.
     pub fn new(key: &'static str, args: Vec<(&'static str, Arg)>) -> Message {
-        debug_assert!(
-            crate::messages::template(key).is_some(),
-            "message id {key:?} is not in messages::TEMPLATES"
-        );
+        let template = crate::messages::template(key);
+        debug_assert!(template.is_some(), "message id {key:?} is not in messages::TEMPLATES");
+        Message::with_template(key, template.unwrap_or(key), args)
+    }
+
+    /// [`Message::new`] with the template already looked up (what `msg!` does at
+    /// compile time).
+    pub fn with_template(key: &'static str, template: &'static str, args: Vec<(&'static str, Arg)>) -> Message {
         debug_assert_eq!(
-            crate::messages::template(key).map(placeholders),
-            Some({
+            placeholders(template),
+            {
                 let mut names: Vec<&str> = args.iter().map(|(n, _)| *n).collect();
                 names.sort_unstable();
                 names.dedup();
                 names
-            }),
+            },
             "the arguments of {key:?} do not match its template's placeholders"
         );
-        Message { key, args }
+        Message { key, template, args }
     }
 
     /// Free text that is not translated (kept for messages built outside the
@@ -165,9 +176,8 @@ impl Message {
 
     /// The English sentence: the template of `key` with every placeholder filled.
     pub fn english(&self) -> String {
-        let template = crate::messages::template(self.key).unwrap_or(self.key);
-        let mut out = String::with_capacity(template.len() + 16);
-        let mut rest = template;
+        let mut out = String::with_capacity(self.template.len() + 16);
+        let mut rest = self.template;
         while let Some(open) = rest.find('{') {
             out.push_str(&rest[..open]);
             let after = &rest[open + 1..];
@@ -244,6 +254,7 @@ impl Error {
     pub fn to_message(&self) -> Message {
         Message {
             key: self.key,
+            template: crate::messages::template(self.key).unwrap_or(self.key),
             args: self.args.clone(),
         }
     }

@@ -13,6 +13,19 @@ macro_rules! templates {
         /// `(id, English template)` for every message, sorted by id.
         pub const TEMPLATES: &[(&str, &str)] = &[$(($key, $template)),*];
 
+        /// The English template of a message id, looked up at compile time (`msg!`
+        /// uses it in a constant): an id missing from the table does not compile.
+        pub const fn const_template(key: &str) -> &'static str {
+            let mut i = 0;
+            while i < TEMPLATES.len() {
+                if same_text(TEMPLATES[i].0, key) {
+                    return TEMPLATES[i].1;
+                }
+                i += 1;
+            }
+            panic!("unknown message id: add it to messages::TEMPLATES");
+        }
+
         /// The English template of a message id.
         pub fn template(key: &str) -> Option<&'static str> {
             match key {
@@ -21,6 +34,21 @@ macro_rules! templates {
             }
         }
     };
+}
+
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 templates! {
@@ -91,6 +119,7 @@ templates! {
     "go_down.set_below_contract" => "the contract is {contract}: {meld} has {len} cards, the set it would fill needs at least {min}",
     "go_down.set_size" => "{meld} has {len} cards: at go-down a set has exactly {max} in this profile",
     "go_down.whole_hand" => "in this round a go-down lays the whole hand: {left} cards would be left",
+    "go_down.whole_hand_one_left" => "in this round a go-down lays the whole hand: 1 card would be left",
     "hand.card_not_held" => "seat {seat} does not hold {card}",
     "hand.card_not_held_times" => "seat {seat} does not hold {card} {times} times (it holds {held})",
     "lay_off.joker_no_room" => "the joker has no free position at that end (positions 1..14)",
@@ -104,8 +133,8 @@ templates! {
     "lay_off.same_turn" => "lay-offs are only allowed on a turn after the go-down turn",
     "lay_off.wrong_rank" => "{card} is not of the set's rank {rank}",
     "lay_off.wrong_suit" => "{card} is not of the run's suit",
-    "liverpool_call.not_implemented" => "the Liverpool call (W-7) is not implemented yet",
-    "liverpool_call.not_in_rules" => "these rules have no Liverpool call (W-7)",
+    "liverpool_call.not_implemented" => "the Liverpool call is not implemented yet",
+    "liverpool_call.not_in_rules" => "these rules have no Liverpool call",
     "meld.no_natural" => "it holds no natural card",
     "meld.not_a_run" => "{cards} is not a run: {why}",
     "meld.not_a_set" => "{cards} is not a set: {why}",

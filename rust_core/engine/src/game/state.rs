@@ -792,7 +792,11 @@ impl GameState {
             return refuse(
                 ErrorCode::WholeHandRequired,
                 "L-8.1",
-                msg!("go_down.whole_hand", left = left),
+                if left == 1 {
+                    msg!("go_down.whole_hand_one_left")
+                } else {
+                    msg!("go_down.whole_hand", left = left)
+                },
             );
         }
         if !contract.whole_hand && !self.keeps_a_discard(seat, &used) {
