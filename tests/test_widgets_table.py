@@ -76,6 +76,9 @@ def play_greedy_by_clicks(ui: Any, seed: int, max_clicks: int = 4000) -> int:
         if action.name == "draw_stock" and ui.buttons["draw_stock"].disabled:
             # The discard is on offer: decline it, let the bots be asked, then draw.
             click(ui, "decline_discard")
+        elif action.name == "decline_discard" and ui.buttons["decline_discard"].disabled:
+            # Nobody may buy (C-8 no-buy): declining the discard is simply drawing.
+            click(ui, "draw_stock")
         else:
             click_like(ui, action)
         assert not is_refused(ui), ui.message.value
