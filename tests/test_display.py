@@ -245,6 +245,29 @@ def test_board_hides_the_other_hands(seed: int) -> None:
         assert backs == hidden + (1 if state.stock_size else 0)
 
 
+@pytest.mark.parametrize("seed", [3, 11])
+def test_board_without_the_own_hand_keeps_the_row_but_no_face_of_it(seed: int) -> None:
+    """own_hand=False (the card table draws the hand itself): seat 0's cards are nowhere on
+    the board, its row still says how many cards, down, buys and total."""
+    state = played_state(seed, 80)
+    for lang, count_word in (("en", "cards"), ("pt", "cartas"), ("es", "cartas")):
+        with i18n.language(lang):
+            markup = display.state_html(state, seat=0, own_hand=False)
+            full = display.state_html(state, seat=0)
+            note = i18n.text("cards", "own_hand_below")
+        faces = Counter(f.get("data-card") for f in face_svgs(markup))
+        expected = visible_cards(state, 0) - Counter(str(c) for c in state.hand(0))
+        assert faces == expected
+        assert Counter(f.get("data-card") for f in face_svgs(full)) == visible_cards(state, 0)
+        row = re.search(r'class="lp-own-hand-count"[^>]*>([^<]*)<', markup)
+        assert row is not None and f"{state.hand_sizes[0]} {count_word}" in row.group(1) and note in row.group(1)
+        # The row of seat 0 is still there, with as many cells as the others.
+        rows = re.findall(r"<tr[^>]*>(.*?)</tr>", markup)
+        assert len(rows) == state.players + 1
+        assert len({r.count("<td") for r in rows[1:]}) == 1
+        parse(f"<div>{markup}</div>")
+
+
 def test_board_words_round_contract_turn_and_table_groups() -> None:
     state = played_state(3, 80)
     markup = display.state_html(state, seat=0)

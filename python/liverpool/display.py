@@ -412,6 +412,15 @@ def _hidden_hand_html(count: int) -> str:
     )
 
 
+def _own_hand_count_html(count: int) -> str:
+    """The viewer's row when their hand is drawn elsewhere: the count and where to look."""
+    count_text = _t("card_count_one") if count == 1 else _t("card_count_many", count=count)
+    return (
+        f'<span class="lp-own-hand-count" style="{_NOTE}">'
+        f'{_esc(count_text)} · {_esc(_t("own_hand_below"))}</span>'
+    )
+
+
 def deal_html(deal: Deal) -> str:
     """A fresh deal: who cut and how many, the up card, the stock and every hand."""
     cut = _t("deal_cutter", seat=_seat(deal.cutter), cut=deal.cut)
@@ -448,11 +457,14 @@ def state_html(
     seat: int | None = None,
     highlight: Iterable[CardLike] = (),
     message: str | None = None,
+    own_hand: bool = True,
 ) -> str:
     """The board: the round and its contract, whose turn it is, the discard pile and the
     stock, the table melds grouped by owner, every hand (face up for ``seat``, or for
     everyone when ``seat`` is None; other hands as backs and a count), who is down, buys
-    and totals. ``highlight`` marks cards that just changed; ``message`` is shown on top."""
+    and totals. ``highlight`` marks cards that just changed; ``message`` is shown on top.
+    ``own_hand=False`` keeps ``seat``'s row (count, down, buys, totals) without its cards,
+    for a page that shows that hand elsewhere (the card table's clickable hand)."""
     marks = list(highlight)
     viewer = seat
     header = [
@@ -498,7 +510,9 @@ def state_html(
     cell = "padding:4px 8px;border-bottom:1px solid rgba(128,128,128,0.3);text-align:left;vertical-align:middle;"
     rows = ["<tr>" + "".join(f'<th style="{cell}{_LABEL}">{_esc(h)}</th>' for h in head) + "</tr>"]
     for player in range(state.players):
-        if viewer is None or player == viewer:
+        if player == viewer and not own_hand:
+            hand = _own_hand_count_html(state.hand_sizes[player])
+        elif viewer is None or player == viewer:
             hand = cards_html(state.hand(player), highlight=marks if player == viewer or viewer is None else ())
         else:
             hand = _hidden_hand_html(state.hand_sizes[player])

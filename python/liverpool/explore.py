@@ -131,8 +131,9 @@ def _error_bars(value: FloatArray, low: FloatArray, high: FloatArray) -> FloatAr
     return np.maximum(0.0, np.stack([value - low, high - value]))
 
 
-def _progress(total: int, label: str, progress: bool | None) -> ProgressBar:
-    return ProgressBar(total, label=label, enabled=progress)
+def _progress(total: int, unit: str, progress: bool | None) -> ProgressBar:
+    """A progress bar labelled in the learner's language (``unit`` is "games" or "hands")."""
+    return ProgressBar(total, label=text("explore", f"progress_{unit}"), enabled=progress)
 
 
 def _simulate(

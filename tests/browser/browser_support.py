@@ -55,3 +55,10 @@ def screenshot_path(notebook: Path, suffix: str = "") -> Path:
 def notebooks_using(*names: str) -> list[Path]:
     """The notebooks whose source mentions one of ``names`` (a widget builder)."""
     return [path for path in discover_notebooks() if any(name in path.read_text(encoding="utf-8") for name in names)]
+
+
+# The notebooks each interaction test clicks on, found by the widget builder's name.
+TABLE_NOTEBOOKS = notebooks_using("card_table")
+STEP_NOTEBOOKS = notebooks_using("scenario_player")
+TOUR_NOTEBOOKS = notebooks_using("widgets.tour", "widgets import tour", "go_down_explorer")
+INTERACTIVE_NOTEBOOKS = {*TABLE_NOTEBOOKS, *STEP_NOTEBOOKS, *TOUR_NOTEBOOKS}

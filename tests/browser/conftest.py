@@ -9,6 +9,7 @@ out). Without ``/usr/bin/chromium`` or playwright they are skipped, unless
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -23,7 +24,18 @@ from typing import Any
 
 import pytest
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, KNOWN_CONSOLE_NOISE, NOTEBOOKS, RENDER_TIMEOUT_MS, VIEWPORT, screenshot_path
+from browser_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    KNOWN_CONSOLE_NOISE,
+    NOTEBOOKS,
+    RENDER_TIMEOUT_MS,
+    VIEWPORT,
+    screenshot_path,
+)
+
+# Pages rendering at once, ahead of the test that needs them (the machine has 2 cores).
+PREFETCH = 2
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -119,68 +131,191 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+MESSAGE_ID = re.compile(r'"msg_id":\s*"([^"]+)"')
+EXECUTION_STATE = re.compile(r'"execution_state":\s*"(\w+)"')
+# A click that sends nothing to the kernel (a purely visual control) is known as such after this.
+NOTHING_SENT_MS = 1_000
+
+
 @dataclass
 class NotebookPage:
-    """One notebook rendered by Voila in its own browser page, with what went wrong on it."""
+    """One notebook rendered by Voila in its own browser page, with what went wrong on it.
+
+    It also watches the kernel's websocket: the messages the page sends, and the
+    kernel's "idle" status for each, so a test can wait until the kernel has handled a
+    click and the page has drawn the answer, with no guessing at delays."""
 
     page: Any
     notebook: Path
     console_errors: list[str] = field(default_factory=list)
+    sent: list[str] = field(default_factory=list)
+    handled: set[str] = field(default_factory=set)
+
+    def watch_websocket(self, websocket: Any) -> None:
+        websocket.on("framesent", self._on_sent)
+        websocket.on("framereceived", self._on_received)
+
+    @staticmethod
+    def _text(payload: str | bytes) -> str:
+        return payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
+
+    def _on_sent(self, payload: str | bytes) -> None:
+        found = MESSAGE_ID.search(self._text(payload))
+        if found:
+            self.sent.append(found.group(1))
+
+    def _on_received(self, payload: str | bytes) -> None:
+        text = self._text(payload)
+        state = EXECUTION_STATE.search(text)
+        ids = MESSAGE_ID.findall(text)  # the status's own id, then its parent's: the request's
+        if state and state.group(1) == "idle" and len(ids) >= 2:
+            self.handled.add(ids[1])
+
+    def mark(self) -> int:
+        return len(self.sent)
+
+    def wait_kernel(self, mark: int, timeout_ms: int = RENDER_TIMEOUT_MS) -> None:
+        """Wait until the kernel has handled every message sent since ``mark`` (the kernel
+        handles them in order, so also all sent before), then for the page to draw."""
+        start = time.monotonic()
+        while True:
+            since = self.sent[mark:]
+            waited_ms = (time.monotonic() - start) * 1000
+            if since and all(message in self.handled for message in since):
+                break
+            if not since and waited_ms >= NOTHING_SENT_MS:
+                break
+            if waited_ms >= timeout_ms:
+                raise AssertionError(f"the kernel did not answer within {timeout_ms} ms")
+            self.page.wait_for_timeout(20)  # lets playwright deliver the websocket events
+        # Two animation frames: the widget views apply the updates, the browser paints.
+        self.page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+    def click(self, locator: Any, timeout_ms: int = 30_000) -> None:
+        """Click as a person would, then wait for the kernel's answer to be on the page."""
+        mark = self.mark()
+        locator.click(timeout=timeout_ms)
+        self.wait_kernel(mark)
 
     def text(self) -> str:
         text: str = self.page.inner_text("#rendered_cells")
+        return text
+
+    def prose_text(self) -> str:
+        """The page's text without code (``<code>``: identifiers such as ``seat`` in a
+        Portuguese sentence are Python, not English); printed output stays."""
+        text: str = self.page.evaluate(
+            """() => {
+                const copy = document.querySelector('#rendered_cells').cloneNode(true);
+                copy.querySelectorAll('code').forEach((code) => code.remove());
+                document.body.appendChild(copy);  // innerText needs the layout
+                const text = copy.innerText;
+                copy.remove();
+                return text;
+            }"""
+        )
         return text
 
     def stderr_outputs(self) -> list[str]:
         outputs = self.page.locator("[data-mime-type='application/vnd.jupyter.stderr']")
         return [outputs.nth(i).inner_text() for i in range(outputs.count())]
 
-    def wait_idle(self) -> None:
-        """Wait until no request is in flight (widget messages travel on a websocket,
-        so also give the kernel's reply a moment to be drawn)."""
-        self.page.wait_for_load_state("networkidle")
-
-    def screenshot(self, suffix: str = "", whole: bool = True) -> Path:
+    def screenshot(self, suffix: str = "", whole: bool = True, element: Any = None) -> Path:
+        """The whole page (or the viewport, or one ``element``) into target/screenshots."""
         target = screenshot_path(self.notebook, suffix)
-        if whole:
-            # Voila scrolls inside #rendered_cells: grow the viewport to show all of it.
+        if whole or element is not None:
+            # Voila scrolls inside #rendered_cells, and a screenshot only sees the
+            # viewport: grow the viewport to show all of it.
             height = self.page.evaluate("document.querySelector('#rendered_cells').scrollHeight")
             self.page.set_viewport_size({"width": VIEWPORT["width"], "height": max(int(height) + 40, 400)})
-        self.page.screenshot(path=str(target), full_page=True)
-        if whole:
+        try:
+            if element is not None:
+                element.screenshot(path=str(target))
+            else:
+                self.page.screenshot(path=str(target), full_page=True)
+        finally:
             self.page.set_viewport_size(VIEWPORT)
         return target
 
 
-@pytest.fixture
-def open_notebook(browser: Any, voila_url: str) -> Iterator[Any]:
-    """``open_notebook(path)`` renders a notebook and returns a :class:`NotebookPage`."""
-    pages: list[Any] = []
+class PagePool:
+    """The session's notebook pages. Voila runs a notebook's cells before it sends the
+    page, so pages are started ahead (``PREFETCH`` at a time, the kernels run in
+    parallel) and a page that a later test will click on is kept instead of rendered
+    again."""
 
-    def open_(notebook: Path) -> NotebookPage:
-        page = browser.new_page(viewport=VIEWPORT)
-        pages.append(page)
+    def __init__(self, browser: Any, voila_url: str) -> None:
+        self.browser = browser
+        self.voila_url = voila_url
+        self.started: dict[Path, NotebookPage] = {}
+        self.kept: dict[Path, NotebookPage] = {}
+        self.texts: dict[Path, str] = {}
+
+    def _start(self, notebook: Path) -> NotebookPage:
+        page = self.browser.new_page(viewport=VIEWPORT)
         # Voila asks a CDN for fonts: nothing leaves this machine.
         page.route(
             "**/*",
             lambda route: route.continue_()
-            if route.request.url.startswith(voila_url)
+            if route.request.url.startswith(self.voila_url)
             else route.fulfill(status=200, body=""),
         )
-        result = NotebookPage(page=page, notebook=notebook)
+        view = NotebookPage(page=page, notebook=notebook)
 
         def on_console(message: Any) -> None:
             if message.type == "error" and not KNOWN_CONSOLE_NOISE.search(message.text):
-                result.console_errors.append(message.text)
+                view.console_errors.append(message.text)
 
         page.on("console", on_console)
-        page.on("pageerror", lambda error: result.console_errors.append(f"pageerror: {error}"))
+        page.on("pageerror", lambda error: view.console_errors.append(f"pageerror: {error}"))
+        page.on("websocket", view.watch_websocket)
         relative = notebook.relative_to(NOTEBOOKS).as_posix()
-        page.goto(f"{voila_url}/voila/render/{relative}", timeout=RENDER_TIMEOUT_MS)
-        page.wait_for_selector("#rendered_cells", state="visible", timeout=RENDER_TIMEOUT_MS)
-        page.wait_for_load_state("networkidle", timeout=RENDER_TIMEOUT_MS)
-        return result
+        page.goto(f"{self.voila_url}/voila/render/{relative}", timeout=RENDER_TIMEOUT_MS, wait_until="commit")
+        return view
+
+    def open(self, notebook: Path, prefetch_from: list[Path] | None = None) -> NotebookPage:
+        """The notebook's page, rendered and idle; kept pages are handed out once."""
+        if notebook in self.kept:
+            return self.kept.pop(notebook)
+        view = self.started.pop(notebook, None) or self._start(notebook)
+        if prefetch_from and notebook in prefetch_from:
+            ahead = prefetch_from[prefetch_from.index(notebook) + 1 :]
+            for upcoming in ahead:
+                if len(self.started) >= PREFETCH:
+                    break
+                if upcoming not in self.started and upcoming not in self.kept:
+                    self.started[upcoming] = self._start(upcoming)
+        view.page.wait_for_selector("#rendered_cells", state="visible", timeout=RENDER_TIMEOUT_MS)
+        view.page.wait_for_load_state("networkidle", timeout=RENDER_TIMEOUT_MS)
+        return view
+
+    def close(self) -> None:
+        for view in [*self.started.values(), *self.kept.values()]:
+            view.page.close()
+
+
+@pytest.fixture(scope="session")
+def page_pool(browser: Any, voila_url: str) -> Iterator[PagePool]:
+    pool = PagePool(browser, voila_url)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def open_notebook(page_pool: PagePool) -> Iterator[Any]:
+    """``open_notebook(path, keep=False, prefetch_from=None)`` renders a notebook and
+    returns a :class:`NotebookPage`. ``keep=True`` (for tests that only look) hands
+    the untouched page to the next test that opens the same notebook."""
+    opened: list[tuple[NotebookPage, bool]] = []
+
+    def open_(notebook: Path, keep: bool = False, prefetch_from: list[Path] | None = None) -> NotebookPage:
+        view = page_pool.open(notebook, prefetch_from)
+        opened.append((view, keep))
+        return view
 
     yield open_
-    for page in pages:
-        page.close()
+    for view, keep in opened:
+        if keep:
+            page_pool.kept[view.notebook] = view
+        else:
+            view.page.close()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import NOTEBOOKS, discover_notebooks, notebook_language
+from browser_support import INTERACTIVE_NOTEBOOKS, NOTEBOOKS, discover_notebooks, notebook_language
 
 ALL_NOTEBOOKS = discover_notebooks()
 
@@ -32,9 +32,11 @@ def test_there_are_notebooks() -> None:
 
 
 @pytest.mark.parametrize("notebook", ALL_NOTEBOOKS, ids=lambda p: p.relative_to(NOTEBOOKS).as_posix())
-def test_notebook_renders_cleanly(notebook: Path, open_notebook: Any) -> None:
-    view = open_notebook(notebook)
+def test_notebook_renders_cleanly(notebook: Path, open_notebook: Any, page_pool: Any) -> None:
+    # Pages the play tests click on are kept for them, untouched.
+    view = open_notebook(notebook, keep=notebook in INTERACTIVE_NOTEBOOKS, prefetch_from=ALL_NOTEBOOKS)
     text = view.text()
+    page_pool.texts[notebook] = view.prose_text()
     # The page's text next to its picture: easy to grep for English on a pt/es page.
     view.screenshot().with_suffix(".txt").write_text(text, encoding="utf-8")
 
@@ -53,14 +55,15 @@ def _pages_of(lang: str) -> list[Path]:
 
 
 @pytest.mark.parametrize("lang", ["pt", "es"])
-def test_translated_notebooks_speak_their_language(lang: str, open_notebook: Any) -> None:
+def test_translated_notebooks_speak_their_language(lang: str, open_notebook: Any, page_pool: Any) -> None:
     notebooks = _pages_of(lang)
     if not notebooks:
         pytest.skip(f"notebooks/{lang}/ holds no notebook yet")
     english_hits: dict[str, list[str]] = {}
     found_words: set[str] = set()
     for notebook in notebooks:
-        text = open_notebook(notebook).text()
+        # The render test has read most pages already.
+        text = page_pool.texts.get(notebook) or open_notebook(notebook).prose_text()
         lowered = text.lower()
         found_words |= {word for word in TRANSLATED_WORDS[lang] if word in lowered}
         hits = [word for word in ENGLISH_ONLY if re.search(rf"\b{word}\b", lowered)]

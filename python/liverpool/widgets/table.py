@@ -58,7 +58,18 @@ from liverpool.errors import LiverpoolError
 from liverpool.game_loop import GameDriver, Step
 from liverpool.narration import DOMAIN, describe_refusal, who
 
-__all__ = ["card_table", "hint_facts", "discard_options", "ACTION_NAMES", "BOT_KINDS"]
+__all__ = [
+    "card_table",
+    "hint_facts",
+    "discard_options",
+    "profile_name",
+    "profile_options",
+    "bot_options",
+    "shown_seats",
+    "ACTION_NAMES",
+    "BOT_KINDS",
+    "BUTTON_STYLES",
+]
 
 #: The action buttons, by the engine's action names, in display order.
 ACTION_NAMES: tuple[str, ...] = (
@@ -78,9 +89,52 @@ ACTION_NAMES: tuple[str, ...] = (
 #: The native bot kinds a seat can be given ("" leaves the seat empty).
 BOT_KINDS: tuple[str, ...] = ("greedy", "random")
 
-_SEATS = 5  # bot pickers shown (seats 1..5); empty pickers are dropped
+#: How an offered move looks (ipywidgets ``button_style``): the usual way on in blue,
+#: a choice that gives something up in amber, a gain (a buy, going down) in green.
+BUTTON_STYLES: dict[str, str] = {
+    "cut": "primary",
+    "take_discard": "primary",
+    "decline_discard": "warning",
+    "draw_stock": "primary",
+    "buy": "success",
+    "pass": "warning",
+    "go_down": "success",
+    "lay_off": "primary",
+    "swap_joker": "primary",
+    "discard": "primary",
+    "next_round": "success",
+}
+
+_SEATS = 5  # bot pickers (seats 1..5); the seats in play and one empty seat are shown
 _REFUSED = "color:#c0392b;"
-_LOG_BOX = "max-height:16em;overflow-y:auto;border:1px solid #ddd;padding:4px 8px;background:#fcfcfc;"
+_LOG_BOX = (
+    "max-height:18em;overflow-y:auto;border:1px solid #ddd;margin:0;padding:4px 8px 4px 1.8em;"
+    "background:#fcfcfc;list-style:disc outside;"
+)
+_LOG_YOU = "color:#0d47a1;font-weight:600;background:rgba(21,101,192,0.07);"
+_LOG_ROUND_OVER = (
+    "list-style:none;margin:8px 0 0 -1.2em;padding:4px 6px;border-top:2px solid #555;"
+    "background:#eef3e8;font-weight:700;"
+)
+_LOG_ROUND_LINE = "list-style:none;margin-left:-1.2em;padding:1px 6px;background:#eef3e8;"
+_LOG_CUT_BONUS = "list-style:none;margin-left:-1.2em;padding:2px 6px;background:#fff4d6;border-left:4px solid #f39c12;font-weight:600;"
+_LOG_GAME_OVER = "list-style:none;margin-left:-1.2em;padding:4px 6px;background:#e3f2e1;border-left:4px solid #2e7d32;font-weight:700;"
+_PROMPT_BOX = (
+    "font-size:1.15em;font-weight:600;padding:10px 14px;margin:6px 0;border-radius:6px;"
+    "border-left:6px solid {border};background:{background};"
+)
+_PROMPT_YOURS = {"border": "#f39c12", "background": "#fff4d6"}
+_PROMPT_WAITING = {"border": "#9e9e9e", "background": "#f2f2f2"}
+_BANNER = (
+    "font-size:1.4em;font-weight:700;padding:12px 16px;margin:6px 0;border-radius:8px;"
+    "background:#e3f2e1;border:2px solid #2e7d32;color:#1b5e20;"
+)
+# Faded disabled controls and buttons that grow with their labels (no "Add selection as …").
+_TABLE_CSS = """<style>
+.lp-table .widget-button { width: auto; min-width: 6em; }
+.lp-table button:disabled, .lp-table .widget-dropdown select:disabled { opacity: 0.38; }
+.lp-table .lp-action:not(:disabled) { font-weight: 600; }
+</style>"""
 
 
 def _t(key: str, **params: Any) -> str:
@@ -194,13 +248,16 @@ def _meld_label(index: int, owner: int, cards: Iterable[Card]) -> str:
 
 
 def _scores_html(driver: GameDriver) -> str:
+    """One row per finished round (★ for the seat that went out, the cut bonus marked),
+    then the totals; at game over the engine's winners get a trophy."""
     state = driver.state
     seats = range(state.players)
-    cell = "padding:2px 8px;border-bottom:1px solid #e0e0e0;text-align:right;"
+    cell = "padding:2px 10px;border-bottom:1px solid #e0e0e0;text-align:right;"
     head = f"<th style='{cell}text-align:left'>{html.escape(_t('scores_round'))}</th>" + "".join(
         f"<th style='{cell}'>{html.escape(who(s, driver.human))}</th>" for s in seats
     )
     rows = [f"<tr>{head}</tr>"]
+    bonus_seen = False
     for result in driver.rounds:
         cells = []
         for s in seats:
@@ -208,15 +265,35 @@ def _scores_html(driver: GameDriver) -> str:
             if s == result.winner:
                 mark += " ★"
             if s == result.cut_bonus_seat:
-                mark += f" ({html.escape(_t('scores_cut_bonus'))})"
+                bonus_seen = True
+                mark += (
+                    " <span class='lp-cut-bonus' style='background:#fff4d6;border:1px solid #f39c12;"
+                    f"border-radius:4px;padding:0 4px;font-size:0.85em'>({html.escape(_t('scores_cut_bonus'))})</span>"
+                )
             cells.append(f"<td style='{cell}'>{result.scores[s]}{mark}</td>")
         rows.append(f"<tr><td style='{cell}text-align:left'>{result.round}</td>{''.join(cells)}</tr>")
-    totals = "".join(f"<td style='{cell}font-weight:700'>{t}</td>" for t in state.totals)
-    rows.append(f"<tr><td style='{cell}text-align:left;font-weight:700'>{html.escape(_t('scores_total'))}</td>{totals}</tr>")
-    return f"<table class='lp-scores-table' style='border-collapse:collapse'>{''.join(rows)}</table>"
+    winners = set(state.winners) if state.is_game_over else set()
+    totals = "".join(
+        f"<td class='lp-winner' style='{cell}font-weight:700;background:#e3f2e1'><span>🏆 </span>{t}</td>"
+        if s in winners
+        else f"<td style='{cell}font-weight:700'>{t}</td>"
+        for s, t in enumerate(state.totals)
+    )
+    total_cell = f"{cell}text-align:left;font-weight:700;border-top:2px solid #555"
+    rows.append(f"<tr><td style='{total_cell}'>{html.escape(_t('scores_total'))}</td>{totals}</tr>")
+    legend = [_t("scores_legend_went_out")] if driver.rounds else []
+    if bonus_seen:
+        legend.append(_t("scores_legend_cut_bonus"))
+    note = (
+        f"<div class='lp-scores-legend' style='opacity:0.75;font-size:0.9em'>{html.escape(' · '.join(legend))}</div>"
+        if legend
+        else ""
+    )
+    return f"<table class='lp-scores-table' style='border-collapse:collapse'>{''.join(rows)}</table>{note}"
 
 
 def _prompt(driver: GameDriver) -> str:
+    """The decision the learner faces now, in a sentence of the table's language."""
     state = driver.state
     if state.is_game_over:
         return _t("prompt_game_over", winners=", ".join(who(s, driver.human) for s in state.winners))
@@ -238,6 +315,54 @@ def _prompt(driver: GameDriver) -> str:
     if phase == "round_over":
         return _t("prompt_next_round")
     return ""
+
+
+def _winner_banner(driver: GameDriver) -> str:
+    """At game over: who won (the engine's winners), the learner first if among them."""
+    state = driver.state
+    winners = list(state.winners)
+    if not winners:
+        return ""
+    others = [who(s, driver.human) for s in winners if s != driver.human]
+    if driver.human in winners:
+        words = _t("banner_you_share", others=", ".join(others)) if others else _t("banner_you_win")
+    elif len(winners) == 1:
+        words = _t("banner_winner", winner=others[0])
+    else:
+        words = _t("banner_winners", winners=", ".join(others))
+    return f"<div class='lp-winner-banner' style='{_BANNER}'>🏆 {html.escape(words)}</div>"
+
+
+def _prompt_html(driver: GameDriver) -> str:
+    """The prompt box (``lp-prompt``): amber when the learner must decide, grey otherwise."""
+    colours = _PROMPT_YOURS if driver.waiting_for_human else _PROMPT_WAITING
+    style = _PROMPT_BOX.format(**colours)
+    return f"<div class='lp-prompt' style='{style}'>{html.escape(_prompt(driver))}</div>"
+
+
+def profile_name(preset: str) -> str:
+    """A rule preset's readable name in the current language ("Liverpool clássico (W)");
+    a preset with no catalogue entry keeps its id."""
+    key = "profile_" + preset.replace("-", "_")
+    return _t(key) if i18n.has_text(DOMAIN, key) else preset
+
+
+def profile_options() -> list[tuple[str, str]]:
+    """The engine's rule presets as (readable name, preset id) pairs for a dropdown."""
+    return [(profile_name(preset), preset) for preset in RuleSet.presets()]
+
+
+def bot_options() -> list[tuple[str, str]]:
+    """A seat picker's choices: each native bot kind, then "no player" (value "")."""
+    return [(_t(f"bot_{kind}"), kind) for kind in BOT_KINDS] + [(_t("no_player"), "")]
+
+
+def shown_seats(kinds: Sequence[str]) -> list[bool]:
+    """Which seat pickers to show, given their values: every seat up to the last one
+    with a bot, and the first empty seat after it (to add a player)."""
+    filled = [index for index, kind in enumerate(kinds) if kind]
+    last = filled[-1] if filled else -1
+    return [index <= last + 1 for index in range(len(kinds))]
 
 
 def card_table(
@@ -274,49 +399,76 @@ def card_table(
         with i18n.language(lang):
             yield
 
+    wide = {"description_width": "initial"}
     with speaking():
         preset = rules if isinstance(rules, str) else rules.name
-        profile = widgets.Dropdown(options=RuleSet.presets(), value=preset, description=_t("label_rules"))
+        profile = widgets.Dropdown(
+            options=profile_options(),
+            value=preset,
+            description=_t("label_rules"),
+            style=wide,
+            layout=widgets.Layout(width="auto"),
+        )
+        if preset not in RuleSet.presets():  # a rule set of the learner's own
+            profile.options = [*profile.options, (preset, preset)]
+            profile.value = preset
         bot_pickers = []
         for index in range(max(_SEATS, len(bots))):
-            options = [(kind, kind) for kind in BOT_KINDS] + [("—", "")]
             value = bots[index] if index < len(bots) else ""
             bot_pickers.append(
                 widgets.Dropdown(
-                    options=options,
+                    options=bot_options(),
                     value=value,
                     description=who(index + 1, 0),
-                    layout=widgets.Layout(width="12em"),
+                    style=wide,
+                    layout=widgets.Layout(width="auto"),
                 )
             )
-        seed_box = widgets.IntText(value=seed, description=_t("label_seed"), layout=widgets.Layout(width="12em"))
+        seed_box = widgets.IntText(
+            value=seed, description=_t("label_seed"), style=wide, layout=widgets.Layout(width="11em")
+        )
         new_game_button = widgets.Button(description=_t("button_new_game"), icon="refresh")
         board = widgets.HTML()
         message = widgets.HTML()
         hand = HandWidget()
+        hand_label = widgets.HTML(f"<b style='font-size:1.1em'>{html.escape(i18n.text('cards', 'hand_label'))}</b>")
         sort_pick = widgets.ToggleButtons(
-            options=[(_t("sort_suit"), "suit"), (_t("sort_rank"), "rank")], value="suit"
+            options=[(_t("sort_suit"), "suit"), (_t("sort_rank"), "rank")],
+            value="suit",
+            style={"button_width": "auto"},
         )
-        meld_pick = widgets.Dropdown(options=[], description=_t("label_meld"), layout=widgets.Layout(width="28em"))
-        to_pick = widgets.Dropdown(options=[], description=_t("label_joker_to"), layout=widgets.Layout(width="28em"))
+        meld_pick = widgets.Dropdown(
+            options=[], description=_t("label_meld"), style=wide, layout=widgets.Layout(width="26em")
+        )
+        to_pick = widgets.Dropdown(
+            options=[], description=_t("label_joker_to"), style=wide, layout=widgets.Layout(width="26em")
+        )
         end_pick = widgets.Dropdown(
             options=[(_t("end_auto"), ""), (_t("end_low"), "low"), (_t("end_high"), "high")],
             value="",
             description=_t("label_end"),
-            layout=widgets.Layout(width="14em"),
+            style=wide,
+            layout=widgets.Layout(width="auto"),
         )
-        cut_size = widgets.IntText(value=0, description=_t("label_cut_size"), layout=widgets.Layout(width="12em"))
-        proposal = widgets.Dropdown(options=[], description=_t("label_proposal"), layout=widgets.Layout(width="36em"))
+        cut_size = widgets.IntText(
+            value=0, description=_t("label_cut_size"), style=wide, layout=widgets.Layout(width="11em")
+        )
+        proposal = widgets.Dropdown(
+            options=[], description=_t("label_proposal"), style=wide, layout=widgets.Layout(width="34em")
+        )
         staged_view = widgets.HTML()
         add_meld_button = widgets.Button(description=_t("button_add_meld"), icon="plus")
         clear_melds_button = widgets.Button(description=_t("button_clear_melds"), icon="times")
         buttons = {name: widgets.Button(description=_t(f"button_{name}")) for name in ACTION_NAMES}
         auto_button = widgets.Button(description=_t("button_auto"), icon="magic")
-        hint_button = widgets.Button(description=_t("button_hint"), icon="lightbulb-o")
+        hint_button = widgets.Button(description=_t("button_hint"), icon="lightbulb-o", button_style="info")
         hint = widgets.HTML()
         log = widgets.HTML()
         scores = widgets.HTML()
 
+    # Buttons as wide as their labels, in every language.
+    for button in [*buttons.values(), add_meld_button, clear_melds_button, auto_button, hint_button, new_game_button]:
+        button.layout = widgets.Layout(width="auto", min_width="6em")
     for name, button in buttons.items():
         button.add_class("lp-action")
         button.add_class(f"lp-action-{name}")
@@ -333,24 +485,58 @@ def card_table(
     meld_pick.add_class("lp-meld-pick")
     to_pick.add_class("lp-to-pick")
     end_pick.add_class("lp-end-pick")
-
+    for picker in bot_pickers:
+        picker.add_class("lp-seat-pick")
+    profile.add_class("lp-profile-pick")
     ui = SimpleNamespace()
     staged: list[list[Card]] = []
-    log_items: list[str] = []
+    log_items: list[str] = []  # one block of <li> per move, oldest first; drawn newest first
     gained: list[Card] = []
     refusal: list[str] = []  # the last refusal, shown instead of the prompt until the next move
     round_news: list[str] = []  # the end of a round that happened since the learner's last move
 
+    def round_end_items(step: Step) -> str:
+        """The end of a round as a separator: how it ended, the scores and totals, the cut
+        bonus and the game's end each marked."""
+        driver: GameDriver = ui.driver
+        result = driver.rounds[-1] if driver.rounds else None
+        bonus = (
+            _t("cut_bonus_scored", who=who(result.cut_bonus_seat, driver.human))
+            if result is not None and result.cut_bonus_seat is not None
+            else None
+        )
+        items = []
+        last = len(step.round_end) - 1
+        for index, line in enumerate(step.round_end):
+            if index == 0:
+                kind, style = "lp-log-round-over", _LOG_ROUND_OVER
+            elif line == bonus:
+                kind, style = "lp-log-cut-bonus", _LOG_CUT_BONUS
+            elif index == last and driver.state.is_game_over:
+                kind, style = "lp-log-game-over", _LOG_GAME_OVER
+            else:
+                kind, style = "lp-log-round-line", _LOG_ROUND_LINE
+            items.append(f"<li class='lp-log-round-end {kind}' style='{style}'>{html.escape(line)}</li>")
+        return "".join(items)
+
+    def draw_log() -> None:
+        log.value = f"<ul class='lp-log-list' style='{_LOG_BOX}'>{''.join(reversed(log_items))}</ul>"
+
     def log_step(step: Step) -> None:
         if step.round_end:
             round_news[:] = step.round_end
-        item = html.escape(step.text)
+        classes = ["lp-log-move"]
+        style = ""
         if step.seat == ui.driver.human:
-            item = f"<b>{item}</b>"
-        log_items.append(f"<li class='lp-log-move'>{item}</li>")
-        for line in step.round_end:
-            log_items.append(f"<li class='lp-log-round-end'><b>{html.escape(line)}</b></li>")
-        log.value = f"<ol style='{_LOG_BOX}'>{''.join(log_items)}</ol>"
+            classes.append("lp-log-you")
+            style = _LOG_YOU
+        if step.event.get("cut_bonus"):
+            classes.append("lp-log-cut-bonus")
+            style += "background:#fff4d6;border-left:4px solid #f39c12;"
+        move = f"<li class='{' '.join(classes)}' style='{style}'>{html.escape(step.text)}</li>"
+        # Newest first: the round's end sits above the move that ended it.
+        log_items.append((round_end_items(step) if step.round_end else "") + move)
+        draw_log()
 
     def selection() -> list[Card]:
         """The selected cards in the order they were clicked (a run is read low to high)."""
@@ -370,6 +556,12 @@ def card_table(
             ]
             ui.proposals = found
 
+    def board_html(highlight: Iterable[Card] = ()) -> str:
+        """The board from seat 0, without seat 0's cards: the hand widget shows them."""
+        state = ui.driver.state
+        board = display.state_html(state, seat=ui.driver.human, highlight=list(highlight), own_hand=False)
+        return f"<div class='lp-board'>{board}</div>"
+
     def render() -> None:
         with speaking():
             driver: GameDriver = ui.driver
@@ -377,10 +569,16 @@ def card_table(
             legal_names = {a.name for a in driver.legal()}
             for name, button in buttons.items():
                 button.disabled = name not in legal_names
+                button.button_style = "" if button.disabled else BUTTON_STYLES.get(name, "primary")
             auto_button.disabled = not driver.waiting_for_human
             can_stage = "go_down" in legal_names
             add_meld_button.disabled = clear_melds_button.disabled = not can_stage
-            board.value = f"<div class='lp-board'>{display.state_html(state, seat=driver.human, highlight=gained)}</div>"
+            proposal.disabled = not can_stage
+            meld_pick.disabled = to_pick.disabled = end_pick.disabled = not (
+                legal_names & {"lay_off", "swap_joker"}
+            )
+            cut_size.disabled = "cut" not in legal_names
+            board.value = board_html(highlight=gained)
             hand.show(state.hand(driver.human), sort=sort_pick.value, highlight=list(gained))
             melds = [(_meld_label(i, t.owner, t.meld.cards), i) for i, t in enumerate(state.table)]
             current = meld_pick.value
@@ -396,11 +594,16 @@ def card_table(
                 if staged
                 else f"<i>{html.escape(_t('staged_none'))}</i>"
             )
+            parts = []
+            if state.is_game_over:
+                parts.append(_winner_banner(driver))
+            if round_news:
+                lines = "".join(f"<div>{html.escape(line)}</div>" for line in round_news)
+                parts.append(f"<div class='lp-round-news' style='{_LOG_ROUND_LINE}font-weight:700'>{lines}</div>")
             if refusal:
-                message.value = f"<div class='lp-message' style='{_REFUSED}'>{html.escape(refusal[0])}</div>"
-            else:
-                news = "".join(f"<b>{html.escape(line)}</b><br>" for line in round_news)
-                message.value = f"<div class='lp-message'>{news}{html.escape(_prompt(driver))}</div>"
+                parts.append(f"<div class='lp-refusal' style='{_REFUSED}font-weight:600'>{html.escape(refusal[0])}</div>")
+            parts.append(_prompt_html(driver))
+            message.value = f"<div class='lp-message'>{''.join(parts)}</div>"
             scores.value = _scores_html(driver)
             hint.value = ""
         refresh_proposals()
@@ -412,7 +615,9 @@ def card_table(
         for bot_step in ui.driver.run_bots():
             log_step(bot_step)
             if pace > 0:
-                board.value = f"<div class='lp-board'>{display.state_html(ui.driver.state, seat=ui.driver.human)}</div>"
+                board.value = board_html()
+                with speaking():
+                    message.value = f"<div class='lp-message'>{_prompt_html(ui.driver)}</div>"
                 time.sleep(pace)
         if ui.driver.state.phase == "cut" or ui.driver.state.is_round_over:
             staged.clear()
@@ -584,28 +789,47 @@ def card_table(
 
     first = GameDriver.new(seed=seed, bots=list(bots), rules=rules if isinstance(rules, RuleSet) else preset)
 
-    row = widgets.HBox
-    simple_row = row([buttons[n] for n in ("cut", "take_discard", "decline_discard", "draw_stock", "buy", "pass", "next_round")] + [cut_size])
+    def row(children: list[Any]) -> Any:
+        return widgets.HBox(children, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+
+    def show_seats(_: Any = None) -> None:
+        for picker, shown in zip(bot_pickers, shown_seats([p.value for p in bot_pickers])):
+            picker.layout.display = None if shown else "none"
+
+    for picker in bot_pickers:
+        picker.observe(show_seats, names="value")
+    show_seats()
+
+    with speaking():
+        log_heading = widgets.HTML(f"<b>{html.escape(_t('heading_log'))}</b>")
+        scores_heading = widgets.HTML(f"<b>{html.escape(_t('heading_scores'))}</b>")
+    draw_row = row(
+        [cut_size]
+        + [buttons[n] for n in ("cut", "take_discard", "decline_discard", "draw_stock", "buy", "pass", "next_round")]
+    )
     meld_row = row([buttons["go_down"], proposal])
     stage_row = row([add_meld_button, clear_melds_button, staged_view])
     lay_row = row([buttons["lay_off"], buttons["swap_joker"], meld_pick, to_pick, end_pick])
     play_row = row([buttons["discard"], auto_button, hint_button])
     setup = widgets.VBox([row([profile, seed_box, new_game_button]), row(bot_pickers)])
+    hand_box = widgets.VBox([row([hand_label, sort_pick]), hand])
+    hand_box.add_class("lp-hand-box")
     box = widgets.VBox(
         [
+            widgets.HTML(_TABLE_CSS),
             setup,
             board,
             message,
-            row([hand, sort_pick]),
-            simple_row,
+            hand_box,
+            draw_row,
             meld_row,
             stage_row,
             lay_row,
             play_row,
             hint,
-            widgets.HTML(f"<b>{html.escape(_t('heading_log'))}</b>"),
+            log_heading,
             log,
-            widgets.HTML(f"<b>{html.escape(_t('heading_scores'))}</b>"),
+            scores_heading,
             scores,
         ]
     )
@@ -634,6 +858,7 @@ def card_table(
         bot_pickers=bot_pickers,
         seed=seed_box,
         sort=sort_pick,
+        hand_label=hand_label,
         select=select,
         start=start,
         language=lang,
