@@ -21,15 +21,47 @@ from typing import Any
 from hypothesis import strategies as st
 
 import liverpool
+from liverpool import reference
 
 JOKER = 52
-PRESETS = ("liverpool", "contract", "liverpool-classic")
+PRESETS = tuple(liverpool.RuleSet.presets())
 ROUNDS = tuple(range(1, 8))
+
+
+def rounds_of(name: str) -> tuple[int, ...]:
+    """Every round of a preset or of ``"custom-c8"`` (8 in Shanghai, C-8)."""
+    return tuple(range(1, engine_rules(name).rounds + 1))
+
+
+# A custom rule set (C-8 custom contracts): profile C with reordered rounds, one run of
+# 7, a set of 4 beside a run of 5, and a whole-hand round with a set in it.
+CUSTOM_TOML = """
+base = "contract"
+name = "custom-c8"
+deal_sizes = [10, 10, 10, 10, 12, 12, 12]
+contracts = [
+  { runs = 2 },
+  { melds = [{ kind = "run", min = 7 }] },
+  { sets = 2 },
+  { melds = [{ kind = "set", min = 4 }, { kind = "run", min = 5 }] },
+  { sets = 1, melds = [{ kind = "run", min = 5 }, { kind = "run" }] },
+  { sets = 3 },
+  { sets = 1, runs = 2, whole_hand = true },
+]
+"""
+
+
+@functools.cache
+def engine_rules(name: str) -> liverpool.RuleSet:
+    """A preset, or ``"custom-c8"``: the rule set of :data:`CUSTOM_TOML`."""
+    if name == "custom-c8":
+        return liverpool.RuleSet.from_toml(CUSTOM_TOML)
+    return liverpool.RuleSet(name)
 
 
 @functools.cache
 def _rules_text(name: str) -> str:
-    return liverpool.RuleSet(name).to_json()
+    return engine_rules(name).to_json()
 
 
 def rules_dict(name: str) -> dict[str, Any]:
@@ -80,11 +112,19 @@ def _sometimes(draw: st.DrawFn, one_in: int) -> bool:
     return draw(st.integers(0, one_in - 1)) == one_in - 1
 
 
+def _wild(draw: st.DrawFn, rules: dict[str, Any]) -> int:
+    """A wild card of the deck: a joker, or (C-8 California) a card of the wild rank."""
+    wild = rules.get("wild_rank")
+    if wild is None:
+        return JOKER
+    return card(reference.RANK_NAMES.index(wild), draw(st.integers(0, 3)))
+
+
 def _planted_set(draw: st.DrawFn, rules: dict[str, Any], size: int, jokers_ok: bool) -> list[int]:
     rank = draw(st.integers(1, 13))
     needed = max(1, rules["min_naturals_set"])
     return [
-        JOKER if jokers_ok and i >= needed and _sometimes(draw, 4) else card(rank, draw(st.integers(0, 3)))
+        _wild(draw, rules) if jokers_ok and i >= needed and _sometimes(draw, 4) else card(rank, draw(st.integers(0, 3)))
         for i in range(size)
     ]
 
@@ -109,28 +149,26 @@ def _planted_run(
     if jokers_ok:
         for i in range(length):
             if _sometimes(draw, 5):
-                cards[i] = JOKER
+                cards[i] = _wild(draw, rules)
     return cards, (suit, start, start + length - 1)
 
 
 @st.composite
 def planted_hands(draw: st.DrawFn, rules: dict[str, Any], round: int, max_size: int = 16) -> list[int]:
-    """A hand that holds (or nearly holds) the round's contract."""
-    contract = rules["contracts"][round - 1]
-    jokers_ok = deck_tier(rules)["jokers"] > 0
-    if contract["whole_hand"]:
-        set_sizes = (rules["set_size_min"], rules["set_size_min"] + 1)
-        run_sizes = (rules["whole_hand_run_min"], rules["whole_hand_run_min"] + 2)
-    else:
-        set_sizes = (rules["set_size_min"], rules["set_size_max"] or rules["set_size_min"] + 1)
-        run_sizes = (rules["run_size_min"], rules["run_size_max"] or rules["run_size_min"] + 2)
+    """A hand that holds (or nearly holds) the round's contract (each meld of its own
+    length, C-8; wild cards where the deck has them: jokers, or the wild rank)."""
+    contract = reference.contract_for(round, rules)
+    jokers_ok = deck_tier(rules)["jokers"] > 0 or rules.get("wild_rank") is not None
     hand: list[int] = []
-    for _ in range(contract["sets"]):
-        hand += _planted_set(draw, rules, draw(st.integers(*set_sizes)), jokers_ok)
     previous = None
-    for _ in range(contract["runs"]):
-        run, previous = _planted_run(draw, rules, draw(st.integers(*run_sizes)), jokers_ok, previous)
-        hand += run
+    for kind, low, high in sorted(reference.meld_ranges(contract, rules), key=lambda r: r[0] == "run"):
+        extra = 1 if kind == "set" else 2
+        size = draw(st.integers(low, min(low + extra, high or low + extra, 14)))
+        if kind == "set":
+            hand += _planted_set(draw, rules, size, jokers_ok)
+        else:
+            run, previous = _planted_run(draw, rules, size, jokers_ok, previous)
+            hand += run
     # Spoil it a little: each change is optional and shrinks away.
     if hand and _sometimes(draw, 3):
         hand.pop(draw(st.integers(0, len(hand) - 1)))

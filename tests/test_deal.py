@@ -17,7 +17,6 @@ from liverpool.errors import (
     IllegalMoveError,
     InvalidArgumentError,
     InvalidCardError,
-    InvalidRulesError,
 )
 
 # The public example scenarios, carried by the project.
@@ -227,7 +226,8 @@ def test_cut_outside_the_deck_is_bad_cut(cut: int) -> None:
 
 @pytest.mark.parametrize("round_", [0, 8, 1000, -3, 10**30])
 def test_rounds_outside_the_rules_are_refused(round_: int) -> None:
-    with pytest.raises(InvalidRulesError) as err:
+    # A round the rule set does not have is an argument error (issue 7), code invalid_round.
+    with pytest.raises(InvalidArgumentError) as err:
         deal(shuffled_deck(1), round_, 0, 41)
     assert err.value.code == "invalid_round"
 

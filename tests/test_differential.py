@@ -1,7 +1,10 @@
 """Differential tests: the Rust engine (``liverpool``) against the pure-Python reference.
 
-For all three presets and every round, on random deals and on planted near-miss
-hands (tests/strategies.py), the engine and ``liverpool.reference`` must agree on
+For every preset (the three profiles and the C-8 variations: wild queens, 7 cards
+in round 1, 8 rounds, no buying) and a custom rule set with per-meld lengths
+(``strategies.CUSTOM_TOML``: a run of 7, a set of 4 with a run of 5, a whole-hand
+round with a set), every round, on random deals and on planted near-miss hands
+(tests/strategies.py), the engine and ``liverpool.reference`` must agree on
 whether the contract is held, the best go-down, every go-down, the outs, the best
 arrangement and the batch search; and every solution the engine returns must be
 accepted by the reference validator and by the engine's own validators.
@@ -9,14 +12,13 @@ accepted by the reference validator and by the engine's own validators.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from strategies import PRESETS, ROUNDS, card_groups, full_deck, hands, rules_dict
+from strategies import PRESETS, card_groups, engine_rules, full_deck, hands, rounds_of, rules_dict
 
 import liverpool
 from liverpool import reference as ref
@@ -31,15 +33,14 @@ def share(fraction: int) -> settings:
     return settings(max_examples=max(5, settings().max_examples // fraction))
 
 
-@functools.cache
-def engine_rules(preset: str) -> liverpool.RuleSet:
-    return liverpool.RuleSet(preset)
+RULE_SETS = (*PRESETS, "custom-c8")
+ROUND_CASES = [(name, r) for name in RULE_SETS for r in rounds_of(name)]
 
 
 def canonical(meld: liverpool.Meld) -> tuple[int, ...]:
-    """A meld as the reference writes it: a set's ids sorted, a run's low to high."""
-    cards = [c.id for c in meld.cards]
-    return tuple(sorted(cards)) if meld.kind == "set" else tuple(cards)
+    """A meld as the search writes it (and the reference too): a set's naturals by id
+    then its wild cards, a run's cards low to high."""
+    return tuple(c.id for c in meld.cards)
 
 
 def as_reference(go_down: liverpool.GoDown) -> tuple[list[tuple[int, ...]], list[int], int]:
@@ -56,6 +57,11 @@ def assert_engine_go_down_is_legal(
     groups = [[c.id for c in m.cards] for m in go_down.melds]
     kinds = [m.kind for m in go_down.melds]
     assert kinds == ["set"] * contract["sets"] + ["run"] * contract["runs"]
+    # C-8: every meld fills one of the contract's melds of its kind and length.
+    ranges = sorted(ref.meld_ranges(contract, rules), key=lambda r: (r[0], -r[1]))
+    by_length = sorted(zip(kinds, groups, strict=True), key=lambda kg: (kg[0], -len(kg[1])))
+    for (kind, low, high), (got_kind, group) in zip(ranges, by_length, strict=True):
+        assert kind == got_kind and low <= len(group) and (high is None or len(group) <= high)
     assert sorted([c for g in groups for c in g] + [c.id for c in go_down.left]) == sorted(hand)
     assert go_down.points_left == ref.points_of([c.id for c in go_down.left], rules)
     assert ref.is_go_down(groups, round, rules, hand=hand)
@@ -64,8 +70,7 @@ def assert_engine_go_down_is_legal(
     liverpool.check_go_down(groups, round, engine_rules(preset))  # opening sizes, L-4.4
 
 
-@pytest.mark.parametrize("round", ROUNDS)
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize(("preset", "round"), ROUND_CASES)
 @share(4)
 @given(data=st.data())
 def test_go_downs_agree(preset: str, round: int, data: st.DataObject) -> None:
@@ -86,18 +91,20 @@ def test_go_downs_agree(preset: str, round: int, data: st.DataObject) -> None:
 
     every = liverpool.all_go_downs(hand, round, engine_rules(preset), limit=ALL_LIMIT)
     assert [as_reference(g) for g in every] == expected
+    assert not every.truncated
     for go_down in every:
         assert_engine_go_down_is_legal(go_down, hand, round, preset)
     few = liverpool.all_go_downs(hand, round, engine_rules(preset), limit=2)
     assert [as_reference(g) for g in few] == expected[:2]
+    assert few.truncated == (len(expected) > 2)
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", RULE_SETS)
 @share(2)
 @given(data=st.data())
 def test_outs_agree(preset: str, data: st.DataObject) -> None:
     rules = rules_dict(preset)
-    round = data.draw(st.sampled_from(ROUNDS), label="round")
+    round = data.draw(st.sampled_from(rounds_of(preset)), label="round")
     hand = data.draw(hands(rules, round, max_size=13), label="hand")
     # Seen cards come from the rest of the deck, so no card is over-counted.
     rest = full_deck(rules)
@@ -113,11 +120,11 @@ def test_outs_agree(preset: str, data: st.DataObject) -> None:
     assert [(card.id, unseen) for card, unseen in got] == expected
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", RULE_SETS)
 @given(data=st.data())
 def test_best_arrangement_agrees(preset: str, data: st.DataObject) -> None:
     rules = rules_dict(preset)
-    round = data.draw(st.sampled_from(ROUNDS), label="round")
+    round = data.draw(st.sampled_from(rounds_of(preset)), label="round")
     hand = data.draw(hands(rules, round, max_size=14), label="hand")
     melds, deadwood, points = ref.best_arrangement(hand, rules)
 
@@ -136,12 +143,12 @@ def test_best_arrangement_agrees(preset: str, data: st.DataObject) -> None:
     assert sorted([c for g in groups for c in g] + deadwood) == sorted(hand)
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", RULE_SETS)
 @share(2)
 @given(data=st.data())
 def test_batch_agrees(preset: str, data: st.DataObject) -> None:
     rules = rules_dict(preset)
-    round = data.draw(st.sampled_from(ROUNDS), label="round")
+    round = data.draw(st.sampled_from(rounds_of(preset)), label="round")
     batch = data.draw(st.lists(hands(rules, round, max_size=12), min_size=1, max_size=5), label="hands")
     width = max(len(h) for h in batch) + data.draw(st.integers(0, 2), label="extra padding")
     array = np.full((len(batch), width), PAD, dtype=np.uint8)
@@ -149,7 +156,7 @@ def test_batch_agrees(preset: str, data: st.DataObject) -> None:
         row[: len(hand)] = hand
     threads = data.draw(st.sampled_from([None, 1, 2]), label="threads")
 
-    best_points = liverpool.best_go_down_points_batch(array, round, engine_rules(preset), threads=threads)
+    best_points = liverpool.best_go_down_points_left_batch(array, round, engine_rules(preset), threads=threads)
     holds = liverpool.has_contract_batch(array, round, engine_rules(preset), threads=threads)
     deadwood = liverpool.deadwood_batch(array, engine_rules(preset), threads=threads)
     expected_points = []
@@ -162,7 +169,7 @@ def test_batch_agrees(preset: str, data: st.DataObject) -> None:
     assert deadwood.tolist() == [ref.best_arrangement(hand, rules)[2] for hand in batch]
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", RULE_SETS)
 @given(group=card_groups())
 def test_meld_validation_agrees(preset: str, group: list[int]) -> None:
     rules = rules_dict(preset)

@@ -45,12 +45,14 @@ from liverpool import (
 )
 from test_game_api import bot_step, greedy_action
 
-PROFILES = {
-    "liverpool": range(2, 9),
-    "contract": range(3, 9),
-    "liverpool-classic": range(3, 9),
-    "liverpool-classic-yo": range(3, 9),
-}
+def _player_counts(name: str) -> range:
+    rules = json.loads(RuleSet(name).to_json())
+    return range(rules["min_players"], rules["max_players"] + 1)
+
+
+# Every preset (the three profiles and the C-8 variations), with its player counts.
+PROFILES = {name: _player_counts(name) for name in RuleSet.presets()}
+PROFILES["liverpool-classic-yo"] = PROFILES["liverpool-classic"]
 
 
 def ruleset(profile: str) -> RuleSet:

@@ -6,11 +6,14 @@ import json
 
 import pytest
 
-from liverpool import InvalidRulesError, RuleSet
+from liverpool import InvalidArgumentError, InvalidRulesError, RuleSet
 
 
 def test_presets_and_default() -> None:
-    assert RuleSet.presets() == ["liverpool", "contract", "liverpool-classic"]
+    assert RuleSet.presets() == [
+        "liverpool", "contract", "liverpool-classic",
+        "shanghai", "california", "no-buy", "double-progressive",  # C-8
+    ]
     assert RuleSet() == RuleSet("liverpool")
     assert RuleSet("L") == RuleSet("liverpool")
 
@@ -62,11 +65,16 @@ def test_invalid_rule_sets_are_refused(mutation: object) -> None:
 
 
 def test_unknown_preset_and_bad_round() -> None:
-    with pytest.raises(InvalidRulesError):
+    with pytest.raises(InvalidRulesError) as unknown:
         RuleSet("canasta")
-    with pytest.raises(InvalidRulesError) as info:
-        RuleSet().describe_contract(8)
-    assert info.value.code == "invalid_round"
+    assert "shanghai" in str(unknown.value)  # the message lists every preset
+    # A round the rule set does not have is a wrong argument, not a wrong rule set.
+    for call in (lambda: RuleSet().describe_contract(8), lambda: RuleSet().contract_melds(0)):
+        with pytest.raises(InvalidArgumentError) as info:
+            call()
+        assert info.value.code == "invalid_round"
+        assert not isinstance(info.value, InvalidRulesError)
+    assert RuleSet("shanghai").describe_contract(8) == "3 sets + 1 run (whole hand, no discard)"
 
 
 def test_cut_range_is_configurable_l24() -> None:
@@ -90,3 +98,111 @@ def test_a_game_draws_its_cut_from_the_configured_range() -> None:
     assert cutter is not None and game.phase == "cut"
     game.apply(cutter, Action.cut())
     assert game.cut_bonus == cutter
+
+
+# --- C-8 presets --------------------------------------------------------------------
+
+
+def test_c8_presets_are_profile_c_with_their_one_change() -> None:
+    c = json.loads(RuleSet("contract").to_json())
+    changes = {
+        "shanghai": {"deal_sizes": c["deal_sizes"] + [12], "contracts": c["contracts"] + [{"sets": 3, "runs": 1, "whole_hand": True}]},
+        "california": {
+            "wild_rank": "Q",
+            "deck_tiers": [{**t, "jokers": 0} for t in c["deck_tiers"]],
+            "points": {**c["points"], "Q": 25},
+        },
+        "no-buy": {"buying": "off", "buy_limit_per_round": None},
+        "double-progressive": {"deal_sizes": [7, *c["deal_sizes"][1:]]},
+    }
+    for name, change in changes.items():
+        got = json.loads(RuleSet(name).to_json())
+        assert got == {**c, "name": name, **change}, name
+
+
+def test_c8_preset_numbers() -> None:
+    assert RuleSet("shanghai").rounds == 8
+    assert RuleSet("shanghai").whole_hand(8) and RuleSet("shanghai").whole_hand(7)
+    california = RuleSet("california")
+    assert california.deck_size(4) == 104 and california.deck_size(8) == 156  # no jokers
+    assert california.is_wild("Q♥") and california.is_wild("JK") and not california.is_wild("K♥")
+    assert california.card_points("Q♣") == 25
+    assert RuleSet("double-progressive").deal_sizes[0] == 7
+    assert RuleSet("no_buy") == RuleSet("no-buy")
+
+
+# --- rule sets written by users (issue 7 part 4) --------------------------------------
+
+
+ROUND_3_RUN_OF_7 = """
+base = "contract"
+name = "seven"
+contracts = [
+  { sets = 2 },
+  { sets = 1, runs = 1 },
+  { melds = [{ kind = "run", min = 7 }] },   # round 3: one run of 7 (C-8)
+  { sets = 3 },
+  { sets = 2, runs = 1 },
+  { sets = 1, runs = 2 },
+  { runs = 3, whole_hand = true },
+]
+"""
+
+
+def test_from_toml_base_plus_changes_and_to_toml_round_trip() -> None:
+    rules = RuleSet.from_toml(ROUND_3_RUN_OF_7)
+    assert rules.name == "seven"
+    assert rules.describe_contract(3) == "1 run of at least 7"
+    assert rules.contract_melds(3) == [("run", 7, None)]
+    assert rules.deal_sizes == RuleSet("contract").deal_sizes
+    assert RuleSet.from_toml(rules.to_toml()) == rules
+    assert RuleSet.from_json(rules.to_json()) == rules
+    for name in RuleSet.presets():
+        assert RuleSet.from_toml(RuleSet(name).to_toml()) == RuleSet(name)
+
+
+def test_from_file_and_load(tmp_path: pytest.TempPathFactory) -> None:
+    toml_file = tmp_path / "seven.toml"  # type: ignore[operator]
+    toml_file.write_text(ROUND_3_RUN_OF_7, encoding="utf-8")
+    json_file = tmp_path / "buy.json"  # type: ignore[operator]
+    json_file.write_text('{"base": "no-buy", "name": "uk"}', encoding="utf-8")
+    assert RuleSet.from_file(toml_file) == RuleSet.from_toml(ROUND_3_RUN_OF_7)
+    assert RuleSet.from_file(str(json_file)).name == "uk"
+    assert RuleSet.load("shanghai") == RuleSet("shanghai")
+    assert RuleSet.load(str(toml_file)).name == "seven"
+    with pytest.raises(InvalidRulesError, match="neither a preset"):
+        RuleSet.load("no-such-rules")
+    with pytest.raises(InvalidArgumentError):
+        RuleSet.from_file(tmp_path / "missing.toml")  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("text", "starts"),
+    [
+        ('base = "contract"\ndeal_size = [7]', "deal_size: unknown key (did you mean 'deal_sizes'?)"),
+        ('base = "contract"\ncontracts = [{ set = 2 }]', "contracts[0].set: unknown key"),
+        ('base = "contract"\npoints = { Z = 1 }', "points.Z: unknown key"),
+        ('base = "canasta"', "base: 'canasta' is not a preset"),
+        ('base = "contract"\nbuying = "maybe"', "buying: wrong value"),
+        ('base = "contract"\nmin_players = 1', "min_players: 1: a game needs at least 2 players"),
+        ('base = "contract"\nwild_rank = "Q"', "points.Q: 10 but Q is wild"),
+        # A deal needing more cards than the deck has (6 players x 20 + 2 > 108).
+        ('base = "contract"\ndeal_sizes = [20, 10, 10, 10, 12, 12, 12]', "deal_sizes[0]: round 1: 6 players x 20 cards"),
+        # A contract whose minimum cards exceed the hand (a run of 11 from 10 cards + 1 drawn).
+        (
+            'base = "contract"\ncontracts = [{ melds = [{ kind = "run", min = 11 }] }, { sets = 2 }, { sets = 2 },'
+            ' { sets = 2 }, { sets = 2 }, { sets = 2 }, { sets = 2 }]',
+            "deal_sizes[0]: round 1: 10 cards dealt, 11 after drawing, cannot lay the contract 1 run of at least 11",
+        ),
+        (
+            'base = "contract"\ndeal_sizes = [10]\ncontracts = [{ melds = [{ kind = "run", min = 15 }] }]',
+            "contracts[0].melds[0].min: 15: a run spans at most the 14 positions",
+        ),
+        ('deal_sizes = [10]', "name: missing"),
+    ],
+)
+def test_rule_set_files_are_refused_with_the_key_and_the_reason(text: str, starts: str) -> None:
+    with pytest.raises(InvalidRulesError) as info:
+        RuleSet.from_toml(text)
+    assert info.value.code == "invalid_rules"
+    assert str(info.value).startswith(starts), str(info.value)

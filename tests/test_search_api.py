@@ -22,7 +22,7 @@ from liverpool import (
     all_go_downs,
     best_arrangement,
     best_go_down,
-    best_go_down_points_batch,
+    best_go_down_points_left_batch,
     deadwood_batch,
     has_contract,
     has_contract_batch,
@@ -141,10 +141,10 @@ def no_joker_rules() -> RuleSet:
         (lambda: has_contract("7♠ JK", 1, no_joker_rules()), InvalidCardError, "no_jokers_in_profile"),
         (lambda: best_arrangement("11♠"), InvalidCardError, "malformed_card"),
         (lambda: has_contract([53], 1), InvalidCardError, "malformed_card"),
-        (lambda: has_contract("7♠", 0), InvalidRulesError, "invalid_round"),
-        (lambda: has_contract("7♠", 8), InvalidRulesError, "invalid_round"),
-        (lambda: best_go_down("7♠", -1), InvalidRulesError, "invalid_round"),
-        (lambda: all_go_downs("7♠", 10**30), InvalidRulesError, "invalid_round"),
+        (lambda: has_contract("7♠", 0), InvalidArgumentError, "invalid_round"),
+        (lambda: has_contract("7♠", 8), InvalidArgumentError, "invalid_round"),
+        (lambda: best_go_down("7♠", -1), InvalidArgumentError, "invalid_round"),
+        (lambda: all_go_downs("7♠", 10**30), InvalidArgumentError, "invalid_round"),
         (lambda: has_contract("7♠", "one"), InvalidArgumentError, "invalid_argument"),
         (lambda: has_contract(3.5, 1), InvalidArgumentError, "invalid_argument"),
         (lambda: all_go_downs("7♠", 1, limit=-1), InvalidArgumentError, "invalid_argument"),
@@ -161,9 +161,12 @@ def test_errors_are_typed_with_stable_codes(
 
 
 def test_round_errors_cite_the_rule() -> None:
-    with pytest.raises(InvalidRulesError) as info:
+    # A round the rules do not have is an argument error (not InvalidRulesError).
+    with pytest.raises(InvalidArgumentError) as info:
         has_contract("7♠", 9)
-    assert info.value.rule == "L-3"
+    assert info.value.rule == "L-3" and info.value.code == "invalid_round"
+    assert not isinstance(info.value, InvalidRulesError)
+    assert has_contract("5♠ 5♥ 5♦ 8♠ 8♥ 8♣ K♠ K♥ K♦ 2♣ 3♣ 4♣ 5♣", 8, liverpool.RuleSet("shanghai"))
 
 
 # --------------------------------------------------------------------------- batches
@@ -199,7 +202,7 @@ def planted_rows(n: int, width: int, seed: int) -> np.ndarray:
 def test_batches_equal_single_calls(round: int) -> None:
     width = RuleSet().deal_sizes[round - 1] + 1
     hands = np.concatenate([random_rows(60, width, round), planted_rows(60, width, round)])
-    points = best_go_down_points_batch(hands, round)
+    points = best_go_down_points_left_batch(hands, round)
     has = has_contract_batch(hands, round)
     dead = deadwood_batch(hands)
     assert points.dtype == np.int32 and has.dtype == np.bool_ and dead.dtype == np.int32
@@ -219,8 +222,8 @@ def test_batches_do_not_depend_on_threads(threads: int | None) -> None:
     hands = np.concatenate([random_rows(300, 13, 7), planted_rows(300, 13, 7)])
     for round in (1, 5, 6):
         assert np.array_equal(
-            best_go_down_points_batch(hands, round, threads=threads),
-            best_go_down_points_batch(hands, round, threads=1),
+            best_go_down_points_left_batch(hands, round, threads=threads),
+            best_go_down_points_left_batch(hands, round, threads=1),
         )
         assert np.array_equal(
             has_contract_batch(hands, round, threads=threads), has_contract_batch(hands, round, threads=2)
@@ -231,16 +234,16 @@ def test_batches_do_not_depend_on_threads(threads: int | None) -> None:
 def test_batches_accept_views_and_other_rule_sets() -> None:
     hands = planted_rows(40, 13, 3)
     strided = np.asfortranarray(hands)  # not C-contiguous
-    assert np.array_equal(best_go_down_points_batch(strided, 5), best_go_down_points_batch(hands, 5))
+    assert np.array_equal(best_go_down_points_left_batch(strided, 5), best_go_down_points_left_batch(hands, 5))
     contract = RuleSet("contract")
-    got = best_go_down_points_batch(hands, 5, contract)
+    got = best_go_down_points_left_batch(hands, 5, contract)
     want = [
         -1 if (b := best_go_down([int(c) for c in row if c != 255], 5, contract)) is None else b.points_left
         for row in hands
     ]
     assert got.tolist() == want
     assert deadwood_batch(np.zeros((3, 0), dtype=np.uint8)).tolist() == [0, 0, 0]
-    assert best_go_down_points_batch(np.zeros((0, 11), dtype=np.uint8), 1).tolist() == []
+    assert best_go_down_points_left_batch(np.zeros((0, 11), dtype=np.uint8), 1).tolist() == []
 
 
 @pytest.mark.parametrize(
@@ -256,7 +259,7 @@ def test_batches_accept_views_and_other_rule_sets() -> None:
 )
 def test_batch_errors(hands: object, code: str) -> None:
     for call in (
-        lambda: best_go_down_points_batch(hands, 1),  # type: ignore[arg-type]
+        lambda: best_go_down_points_left_batch(hands, 1),  # type: ignore[arg-type]
         lambda: has_contract_batch(hands, 1),  # type: ignore[arg-type]
         lambda: deadwood_batch(hands),  # type: ignore[arg-type]
     ):
@@ -271,7 +274,7 @@ def test_batch_argument_errors() -> None:
         deadwood_batch(hands, threads=0)
     with pytest.raises(InvalidArgumentError):
         deadwood_batch(hands, threads="two")  # type: ignore[arg-type]
-    with pytest.raises(InvalidRulesError) as info:
+    with pytest.raises(InvalidArgumentError) as info:
         has_contract_batch(hands, 0)
     assert info.value.code == "invalid_round"
 
@@ -285,7 +288,7 @@ SEARCH_FUNCTIONS = [
     all_go_downs,
     outs,
     best_arrangement,
-    best_go_down_points_batch,
+    best_go_down_points_left_batch,
     has_contract_batch,
     deadwood_batch,
 ]
@@ -310,3 +313,50 @@ def test_docs_search_md_examples_run() -> None:
     )
     assert result.attempted > 0
     assert result.failed == 0
+
+
+# --------------------------------------------------------------------------- issue 7 part 5
+
+
+def test_round_7_outs_list_the_13th_cards_that_keep_a_whole_hand() -> None:
+    # L-8.1: 12 cards that already make three runs; the 13th card drawn must keep a
+    # whole-hand go-down (it extends a run, or is a joker).
+    hand = "3♥ 4♥ 5♥ 6♥ 8♠ 9♠ 10♠ J♠ 2♦ 3♦ 4♦ 5♦"
+    assert has_contract(hand, 7)
+    got = [(str(card), unseen) for card, unseen in outs(hand, 7)]
+    assert got == [("7♠", 2), ("Q♠", 2), ("2♥", 2), ("7♥", 2), ("A♦", 2), ("6♦", 2), ("JK", 3)]
+    for card, _ in outs(hand, 7):
+        assert has_contract([*liverpool.parse_cards(hand), card], 7)
+    # Rounds 1-6 keep their rule: a hand that holds the contract has no outs.
+    assert outs("7♠ 7♥ 7♦ 9♠ 9♥ 9♦", 1) == []
+
+
+def test_all_go_downs_says_when_it_stopped_at_its_limit() -> None:
+    hand = "7♠ 7♥ 7♦ 7♣ 9♠ 9♥ 9♦"
+    every = all_go_downs(hand, 1)
+    assert isinstance(every, liverpool.GoDowns) and isinstance(every, list)
+    assert (len(every), every.truncated, every.limit) == (4, False, 1000)
+    cut = all_go_downs(hand, 1, limit=3)
+    assert (len(cut), cut.truncated) == (3, True)
+    assert cut == every[:3]
+    assert not all_go_downs(hand, 1, limit=4).truncated
+    assert all_go_downs(hand, 1, limit=0) == [] and all_go_downs(hand, 1, limit=0).truncated
+    assert all_go_downs("7♠", 1) == [] and not all_go_downs("7♠", 1).truncated
+
+
+def test_the_points_left_batch_has_a_name_that_says_so_and_the_old_name_warns() -> None:
+    ids = [liverpool.Card(c).id for c in "7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣".split()]
+    hands = np.array([ids], dtype=np.uint8)
+    assert best_go_down_points_left_batch(hands, 1).tolist() == [3]  # the 3♣ left in hand
+    with pytest.warns(DeprecationWarning, match="best_go_down_points_left_batch"):
+        old = liverpool.best_go_down_points_batch(hands, 1)
+    assert old.tolist() == [3]
+
+
+def test_docstrings_state_the_conventions() -> None:
+    # Conventions once only in docs/search.md: card id order, runs low to high, span 14.
+    assert "card-id order" in (liverpool.GoDown.left.__doc__ or "")
+    assert "low to high" in (liverpool.GoDown.melds.__doc__ or "")
+    assert "14" in (liverpool.Meld.span.__doc__ or "")
+    assert "low to high" in (liverpool.Meld.cards.__doc__ or "")
+    assert "suit * 13 + rank - 1" in (liverpool.GoDown.__doc__ or "")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from liverpool import cli, simulate
+from liverpool import RuleSet, cli, simulate
 from liverpool.simulation_report import format_summary, summarize
 
 
@@ -76,3 +76,24 @@ def test_zero_games() -> None:
     s = summarize(simulate(0, bots=["greedy"] * 4))
     assert s["games"] == 0 and all(seat["wins"] == 0 for seat in s["seats"])
     format_summary(s)
+
+
+@pytest.mark.parametrize("preset", RuleSet.presets())
+def test_every_preset_simulates_whole_games(preset: str) -> None:
+    # C-8: the native bots play every preset to the end (8 rounds in Shanghai, wild
+    # queens in California, no buying in no-buy), and the CLI takes the preset by name.
+    rules = RuleSet(preset)
+    result = simulate(12, seed=4, bots=["greedy", "greedy", "random", "greedy"], rules=rules, threads=2)
+    assert result.round_scores.shape[:2] == (12, rules.rounds)
+    assert (result.winners.sum(axis=1) >= 1).all()
+
+
+def test_simulate_takes_a_rule_set_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text('base = "shanghai"\nname = "house"\nbuying = "off"\nbuy_limit_per_round = "none"\n', encoding="utf-8")
+    code, out, _ = run_cli(capsys, "--games", "6", "--seed", "1", "--rules", str(house))
+    assert code == 0 and "rules house" in out
+    bad = tmp_path / "bad.toml"
+    bad.write_text('base = "shanghai"\nbuyng = "off"\n', encoding="utf-8")
+    code, _, err = run_cli(capsys, "--games", "6", "--rules", str(bad))
+    assert code == 2 and "buyng: unknown key (did you mean 'buying'?)" in err

@@ -34,15 +34,15 @@ from liverpool.errors import (
 from liverpool._core import (
     Arrangement,
     GoDown,
-    all_go_downs,
     best_arrangement,
     best_go_down,
-    best_go_down_points_batch,
+    best_go_down_points_left_batch,
     deadwood_batch,
     has_contract,
     has_contract_batch,
     outs,
 )
+from liverpool.search import GoDowns, all_go_downs, best_go_down_points_batch
 
 # Shuffling and dealing
 from liverpool._core import Deal, deal, new_deck, shuffled_deck, shuffled_decks
@@ -75,12 +75,14 @@ __all__ = [
     "IllegalMoveError",
     # search
     "GoDown",
+    "GoDowns",
     "Arrangement",
     "has_contract",
     "best_go_down",
     "all_go_downs",
     "outs",
     "best_arrangement",
+    "best_go_down_points_left_batch",
     "best_go_down_points_batch",
     "has_contract_batch",
     "deadwood_batch",

@@ -19,6 +19,7 @@ import os
 import platform
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 
 import liverpool
+from liverpool.cli import add_rules_argument, load_rules
 
 DECK_SIZE = 107  # profile L (RULES.md L-1.2)
 
@@ -198,7 +200,7 @@ def bench_search(ctx: Context) -> list[Row]:
     """Contract search: native batch, one call from Python, and the pure-Python reference."""
     rows: list[Row] = []
     rounds = range(1, ctx.rules.rounds + 1)
-    batch = getattr(liverpool, "best_go_down_points_batch", None)
+    batch = getattr(liverpool, "best_go_down_points_left_batch", None)
     single = getattr(liverpool, "best_go_down", None)
     try:
         from liverpool import reference
@@ -208,8 +210,8 @@ def bench_search(ctx: Context) -> list[Row]:
 
     batch_by_round: dict[int, float] = {}
     if batch is None:
-        rows.append(Row("search_ns_per_hand", "best_go_down_points_batch", None, "ns/hand",
-                        note=missing("liverpool.best_go_down_points_batch")))
+        rows.append(Row("search_ns_per_hand", "best_go_down_points_left_batch", None, "ns/hand",
+                        note=missing("liverpool.best_go_down_points_left_batch")))
     else:
         n = ctx.size(2_000, 20_000)
         for round_ in rounds:
@@ -258,7 +260,7 @@ def bench_search(ctx: Context) -> list[Row]:
             note += f"; ratio over rounds {common}"
         rows.append(Row(
             "search_ns_per_hand",
-            "best_go_down_points_batch",
+            "best_go_down_points_left_batch",
             search_mean,
             "ns/hand",
             target="far below the reference",
@@ -536,10 +538,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true", help="smaller sizes: a smoke run in well under a minute")
     parser.add_argument("--json", metavar="FILE", type=Path, help="also write the results as JSON to FILE")
     parser.add_argument("--seed", type=int, default=2024, help="seed of every random deck and hand (default 2024)")
+    add_rules_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    ctx = Context(quick=args.quick, seed=args.seed)
+    try:
+        rules = load_rules(args.rules)
+    except liverpool.LiverpoolError as exc:
+        print(f"liverpool bench: error: {exc} [{exc.code}]", file=sys.stderr)
+        return 2
+    ctx = Context(quick=args.quick, seed=args.seed, rules=rules)
     rows: list[Row] = []
     failures: list[str] = []
     started = time.perf_counter()

@@ -11,6 +11,10 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from liverpool._core import RuleSet
 
 # command name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -21,6 +25,28 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("liverpool.play", "play a game in the terminal against bots"),
     "serve": ("liverpool.serve", "serve the teaching notebooks on 127.0.0.1 (Voila, or JupyterLab with --lab)"),
 }
+
+
+RULES_HELP = (
+    "rule set: a preset (liverpool, contract, liverpool-classic, shanghai, california, "
+    "no-buy, double-progressive) or a rule set file, TOML or JSON (docs/rule-options.md)"
+)
+
+
+def add_rules_argument(parser: argparse.ArgumentParser, default: str = "liverpool") -> None:
+    """The ``--rules NAME|FILE`` option every command that plays or searches takes."""
+    parser.add_argument("--rules", default=default, metavar="NAME|FILE", help=f"{RULES_HELP} (default {default})")
+
+
+def load_rules(spec: str) -> RuleSet:
+    """The rule set ``--rules`` names: a preset, else a file (``RuleSet.load``).
+
+    Raises :class:`~liverpool.InvalidRulesError` (unknown name, refused file, with
+    the key and the reason) or :class:`~liverpool.InvalidArgumentError` (unreadable file).
+    """
+    from liverpool._core import RuleSet as _RuleSet
+
+    return _RuleSet.load(spec)
 
 
 def build_parser() -> argparse.ArgumentParser:

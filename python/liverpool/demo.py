@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 import liverpool
-from liverpool import Card, Meld, RuleSet
+from liverpool import Card, Meld
+from liverpool.cli import add_rules_argument, load_rules
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=2026, help="seed for the dealing part of the tour")
+    add_rules_argument(parser)
 
 
 def _show(title: str) -> None:
@@ -17,7 +20,11 @@ def _show(title: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = RuleSet("liverpool")
+    try:
+        rules = load_rules(args.rules)
+    except liverpool.LiverpoolError as exc:
+        print(f"liverpool demo: error: {exc} [{exc.code}]", file=sys.stderr)
+        return 2
     print(f"liverpool {liverpool.__version__}: profile '{rules.name}', {rules.deck_size()} cards (L-1.2)")
 
     _show("Contracts (L-3)")
@@ -34,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
     _show("The worked example (L-11): take 7♦ and find the best go-down")
     hand = liverpool.parse_cards("7♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥") + [Card("7♦")]
-    best = liverpool.best_go_down(hand, 1)
+    best = liverpool.best_go_down(hand, 1, rules)
     assert best is not None
     print("hand:     ", " ".join(map(str, hand)))
     print("go down:  ", " | ".join(str(m) for m in best.melds))
@@ -55,12 +62,12 @@ def run(args: argparse.Namespace) -> int:
 
     _show("A whole game between native bots (L-5 … L-10)")
     bots = ["greedy", "greedy", "random", "greedy"]
-    game = liverpool.play_game(bots, seed=args.seed)
+    game = liverpool.play_game(bots, seed=args.seed, rules=rules)
     print(f"seats {bots}: {len(game.history)} actions, totals {game.totals}, winners {game.winners}")
     try:
         game.apply(0, liverpool.Action.draw_stock())
     except liverpool.IllegalMoveError as error:
         print(f"a move after the end is refused: {error.code} — {error}")
-    many = liverpool.simulate(500, seed=args.seed, bots=bots)
+    many = liverpool.simulate(500, seed=args.seed, bots=bots, rules=rules)
     print(f"500 such games simulated natively in {many.seconds:.2f} s; win rate per seat: {many.winners.mean(axis=0).round(2)}")
     return 0

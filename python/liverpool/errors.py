@@ -12,8 +12,8 @@ Hierarchy::
 
     LiverpoolError
     ├── InvalidCardError      (also ValueError)  malformed_card, too_many_copies, no_jokers_in_profile
-    ├── InvalidRulesError     (also ValueError)  invalid_rules, invalid_round
-    ├── InvalidArgumentError  (also ValueError)  invalid_argument, batch_too_large
+    ├── InvalidRulesError     (also ValueError)  invalid_rules
+    ├── InvalidArgumentError  (also ValueError)  invalid_argument, invalid_round, batch_too_large
     ├── PositionError         (also ValueError)  bad_position, bad_scenario
     └── IllegalMoveError                         every refusal of a move or meld by a rule
 
@@ -141,11 +141,14 @@ class InvalidCardError(LiverpoolError, ValueError):
 
 
 class InvalidRulesError(LiverpoolError, ValueError):
-    """An inconsistent rule set, or a round the rule set does not have."""
+    """An inconsistent rule set (``invalid_rules``): the message names the key and
+    why, e.g. ``contracts[2].melds[0].min: ...``; an unknown preset name too."""
 
 
 class InvalidArgumentError(LiverpoolError, ValueError):
-    """An argument out of range or malformed (including a batch too large to allocate)."""
+    """An argument out of range or malformed (including a batch too large to allocate,
+    and ``invalid_round``: a round the rule set does not have, such as ``round=8``
+    in a 7-round profile)."""
 
 
 class PositionError(LiverpoolError, ValueError):
@@ -161,7 +164,9 @@ _BY_CODE: dict[str, type[LiverpoolError]] = {
     "too_many_copies": InvalidCardError,
     "no_jokers_in_profile": InvalidCardError,
     "invalid_rules": InvalidRulesError,
-    "invalid_round": InvalidRulesError,
+    # A round the rule set does not have (round=8 in a 7-round profile) is a wrong
+    # argument, not a wrong rule set: the code stays invalid_round.
+    "invalid_round": InvalidArgumentError,
     "invalid_argument": InvalidArgumentError,
     "batch_too_large": InvalidArgumentError,
     "bad_position": PositionError,

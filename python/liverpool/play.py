@@ -35,8 +35,9 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from liverpool import narration
-from liverpool._core import Action, Card, GameState, NativeBot, RuleSet
+from liverpool._core import Action, Card, GameState, NativeBot
 from liverpool.errors import LiverpoolError
+from liverpool.cli import add_rules_argument, load_rules
 from liverpool.game_loop import HUMAN, GameDriver, Step, make_game
 
 __all__ = ["HUMAN", "CommandError", "Session", "make_game", "parse_command", "command_for", "describe_move", "describe_round_end"]
@@ -360,16 +361,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots", default="greedy,greedy,greedy", help="the native bots of seats 1, 2, …: greedy or random"
     )
-    parser.add_argument(
-        "--rules",
-        default="liverpool",
-        help="rule preset: liverpool, contract, liverpool-classic (calls and floating: W-7, W-8)",
-    )
+    add_rules_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        rules = RuleSet(args.rules)
+        rules = load_rules(args.rules)
         state, bots = make_game(args.seed, [b.strip() for b in args.bots.split(",")], rules)
     except LiverpoolError as exc:
         print(f"liverpool play: error: {exc} [{exc.code}]", file=sys.stderr)

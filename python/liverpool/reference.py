@@ -21,6 +21,15 @@ Conventions of the results:
 - a list of melds holds the sets first, sorted, then the runs, sorted;
 - a **go-down** is ``(melds, left, points_left)`` with ``left`` sorted.
 
+A contract is a list of melds, each a kind with its own minimum length (C-8):
+``{"sets": 2}`` or ``{"melds": [{"kind": "run", "min": 7}]}``, or both. With a
+**wild rank** (C-8 California, ``"wild_rank": "Q"``) every card of that rank is
+wild exactly as a joker: the search reads each wild card as a joker (id 52), so
+the conventions above apply to that *joker form*; then the wild cards are named:
+reading the melds list in order, each 52 takes the hand's next wild card by id,
+and the wild cards left over stay in hand (so a named set is its naturals sorted,
+then its wild cards).
+
 >>> rules = {"set_size_min": 3, "min_naturals_set": 1}
 >>> is_set(["7♠", "7♥", "JK"], rules)
 True
@@ -45,7 +54,9 @@ __all__ = [
     "suit_of",
     "card_points",
     "points_of",
+    "is_wild",
     "contract_for",
+    "meld_ranges",
     "deck_copies",
     "is_set",
     "run_start",
@@ -129,13 +140,44 @@ def card_name(card: int) -> str:
     return RANK_NAMES[rank_of(card)] + SUIT_SYMBOLS[card // 13]
 
 
+POINT_KEYS = ["joker", *RANK_NAMES[1:]]
+
+
 def card_points(card: CardLike, rules: Rules) -> int:
-    """Points a card scores left in hand (L-10.1, C-7, W-10): ``points[rank]``, joker at 0.
+    """Points a card scores left in hand (L-10.1, C-7, W-10): ``points`` by rank name
+    (``{"joker": 15, "A": 15, ...}``) or as a list of 14, the joker first.
 
     >>> card_points("A♠", {"points": [15, 15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]})
     15
+    >>> card_points("JK", {"points": {"joker": 25, "A": 15}})
+    25
     """
-    return int(rules["points"][rank_of(parse_card(card))])
+    points = rules["points"]
+    rank = rank_of(parse_card(card))
+    if isinstance(points, Mapping):
+        return int(points[POINT_KEYS[rank]])
+    return int(points[rank])
+
+
+def _wild_rank(rules: Rules) -> int | None:
+    """The wild rank (1..13) of a rule set, from ``"Q"`` or 12; ``None`` if only jokers are wild."""
+    wild = rules.get("wild_rank")
+    if wild is None:
+        return None
+    if isinstance(wild, int):
+        return wild
+    name = str(wild).upper()
+    return RANK_NAMES.index("10" if name == "T" else name)
+
+
+def is_wild(card: CardLike, rules: Rules) -> bool:
+    """Is this card wild: a joker, or a card of the wild rank (C-8 California)?
+
+    >>> is_wild("Q♠", {"wild_rank": "Q"}), is_wild("Q♠", {}), is_wild("JK", {})
+    (True, False, True)
+    """
+    c = parse_card(card)
+    return c == JOKER or rank_of(c) == _wild_rank(rules)
 
 
 def points_of(cards: Iterable[CardLike], rules: Rules) -> int:
@@ -147,16 +189,45 @@ def points_of(cards: Iterable[CardLike], rules: Rules) -> int:
 
 
 def contract_for(round: int, rules: Rules) -> dict[str, Any]:
-    """The contract of a 1-based round (L-3): ``{"sets", "runs", "whole_hand"}``."""
+    """The contract of a 1-based round (L-3, C-8): ``{"melds", "sets", "runs", "whole_hand"}``.
+
+    ``melds`` lists ``{"kind", "min"}`` per meld (``min`` is ``None`` for the rule
+    set's opening size): first the counted sets and runs, then the listed melds.
+    """
     contracts = rules["contracts"]
     if not 1 <= round <= len(contracts):
         raise ValueError(f"round {round} does not exist: rounds are 1..={len(contracts)} (L-3)")
     contract = contracts[round - 1]
+    melds = [{"kind": "set", "min": None}] * contract.get("sets", 0)
+    melds += [{"kind": "run", "min": None}] * contract.get("runs", 0)
+    melds += [{"kind": m["kind"], "min": m.get("min")} for m in contract.get("melds", [])]
     return {
-        "sets": contract["sets"],
-        "runs": contract["runs"],
+        "melds": melds,
+        "sets": sum(m["kind"] == "set" for m in melds),
+        "runs": sum(m["kind"] == "run" for m in melds),
         "whole_hand": contract.get("whole_hand", False),
     }
+
+
+def meld_ranges(contract: Mapping[str, Any], rules: Rules) -> list[tuple[str, int, int | None]]:
+    """``(kind, min, max)`` of each meld of a contract at go-down (L-4.1, L-4.2, L-8.2, C-8).
+
+    The minimum is the meld's own or the opening size (``whole_hand_run_min`` for a
+    run of a whole-hand round); the maximum is the profile's cap for the kind, never
+    below that minimum, and none in a whole-hand round or without a cap.
+    """
+    ranges = []
+    for meld in contract["melds"]:
+        kind = meld["kind"]
+        if contract["whole_hand"]:
+            default, cap = (rules["set_size_min"] if kind == "set" else rules["whole_hand_run_min"]), None
+        elif kind == "set":
+            default, cap = rules["set_size_min"], rules["set_size_max"]
+        else:
+            default, cap = rules["run_size_min"], rules["run_size_max"]
+        low = default if meld["min"] is None else meld["min"]
+        ranges.append((kind, low, None if cap is None else max(cap, low)))
+    return ranges
 
 
 def deck_copies(card: int, rules: Rules, players: int = 4) -> int:
@@ -183,7 +254,7 @@ def is_set(cards: Iterable[CardLike], rules: Rules, min_size: int | None = None)
     ids = parse_cards(cards)
     if min_size is None:
         min_size = rules["set_size_min"]
-    naturals = [c for c in ids if c != JOKER]
+    naturals = [c for c in ids if not is_wild(c, rules)]
     if len(ids) < min_size:
         return False
     if len(naturals) < max(1, rules["min_naturals_set"]):
@@ -217,15 +288,15 @@ def run_start(cards: Iterable[CardLike], rules: Rules, min_length: int | None = 
         min_length = rules["run_size_min"]
     if not min_length <= len(ids) <= 14:
         return None
-    naturals = [c for c in ids if c != JOKER]
+    naturals = [c for c in ids if not is_wild(c, rules)]
     if not naturals or len({suit_of(c) for c in naturals}) != 1:
         return None
     counted = ids if rules.get("run_naturals_window") is None else ids[: rules["run_naturals_window"]]
-    if sum(1 for c in counted if c != JOKER) < max(1, rules["min_naturals_run"]):
+    if sum(1 for c in counted if not is_wild(c, rules)) < max(1, rules["min_naturals_run"]):
         return None
     # Try every place the run could start; each natural must match its position.
     for start in range(1, ACE_HIGH + 2 - len(ids)):
-        if all(c == JOKER or rank_of(c) == _rank_at(start + i) for i, c in enumerate(ids)):
+        if all(is_wild(c, rules) or rank_of(c) == _rank_at(start + i) for i, c in enumerate(ids)):
             return start
     return None
 
@@ -338,16 +409,28 @@ def _ids_and_contract(
     return sorted(parse_cards(hand)), contract_for(round, rules)
 
 
-def _meld_sizes(contract: Mapping[str, Any], rules: Rules) -> tuple[int, int | None, int, int | None]:
-    """(set min, set max, run min, run max) of the melds of a go-down.
+def _joker_form(hand: Iterable[int], rules: Rules) -> list[int]:
+    """The hand as the search reads it: every wild card counted as a joker (id 52)."""
+    return sorted(JOKER if is_wild(c, rules) else c for c in hand)
 
-    Rounds 1-6: the opening sizes (L-4.1, L-4.2; C-4 has no maximum). A whole-hand
-    contract (L-8.2): runs of any length from ``whole_hand_run_min``, sets from
-    ``set_size_min``, no maximum.
-    """
-    if contract["whole_hand"]:
-        return rules["set_size_min"], None, rules["whole_hand_run_min"], None
-    return rules["set_size_min"], rules["set_size_max"], rules["run_size_min"], rules["run_size_max"]
+
+def _name_wilds(melds: list[MeldIds], hand: list[int], rules: Rules) -> tuple[list[MeldIds], list[int]]:
+    """Give joker-form melds the hand's wild cards: reading the melds in order, each 52
+    takes the next wild card by id. Returns the named melds and the cards left, sorted."""
+    wilds = iter(sorted(c for c in hand if is_wild(c, rules)))
+    named = [tuple(next(wilds) if c == JOKER else c for c in meld) for meld in melds]
+    left = Counter(hand) - Counter(c for meld in named for c in meld)
+    return named, sorted(left.elements())
+
+
+def _fits_slots(melds: list[MeldIds], ranges: list[tuple[int, int | None]]) -> bool:
+    """Can each meld fill one slot (min..max cards), one meld per slot?"""
+    if len(melds) != len(ranges):
+        return False
+    for order in itertools.permutations(ranges):
+        if all(low <= len(m) and (high is None or len(m) <= high) for m, (low, high) in zip(melds, order, strict=True)):
+            return True
+    return False
 
 
 def _choose(
@@ -368,20 +451,36 @@ def _choose(
 
 
 def _go_downs(hand: list[int], contract: Mapping[str, Any], rules: Rules) -> Iterator[GoDown]:
-    """Every distinct go-down of ``contract`` in ``hand`` (L-4.6, L-8), in no particular order."""
-    set_min, set_max, run_min, run_max = _meld_sizes(contract, rules)
-    counts = Counter(hand)
-    sets = _candidate_sets(counts, rules, set_min, set_max)
-    runs = _candidate_runs(counts, rules, run_min, run_max)
+    """Every distinct go-down of ``contract`` in ``hand`` (L-4.6, L-8, C-8), in joker form
+    (wild cards read as 52), in no particular order.
+
+    Candidates of each kind are the melds of the widest length range of that kind's
+    slots; a choice of melds counts when they can fill the slots one by one.
+    """
+    ranges = meld_ranges(contract, rules)
+    set_slots = [(low, high) for kind, low, high in ranges if kind == "set"]
+    run_slots = [(low, high) for kind, low, high in ranges if kind == "run"]
+
+    def widest(slots: list[tuple[int, int | None]]) -> tuple[int, int | None]:
+        if not slots:
+            return 99, 0
+        highs = [h for _, h in slots]
+        return min(low for low, _ in slots), None if None in highs else max(h for h in highs if h is not None)
+
+    counts = Counter(_joker_form(hand, rules))
+    sets = _candidate_sets(counts, rules, *widest(set_slots)) if set_slots else []
+    runs = _candidate_runs(counts, rules, *widest(run_slots)) if run_slots else []
     if contract["whole_hand"]:
-        choices = _partitions(counts, sets, runs, contract["sets"], contract["runs"])
+        choices = _partitions(counts, sets, runs, len(set_slots), len(run_slots))
     else:
         choices = (
             (chosen_sets, chosen_runs, left)
-            for chosen_sets, after_sets in _choose(sets, contract["sets"], 0, counts)
-            for chosen_runs, left in _choose(runs, contract["runs"], 0, after_sets)
+            for chosen_sets, after_sets in _choose(sets, len(set_slots), 0, counts)
+            for chosen_runs, left in _choose(runs, len(run_slots), 0, after_sets)
         )
     for chosen_sets, chosen_runs, left_counts in choices:
+        if not (_fits_slots(chosen_sets, set_slots) and _fits_slots(chosen_runs, run_slots)):
+            continue
         if rules["same_suit_runs_need_gap"] and any(
             runs_touch(a, b) for a, b in itertools.combinations(chosen_runs, 2)
         ):
@@ -453,22 +552,41 @@ def _go_down_order(go_down: GoDown) -> tuple[int, list[int], list[MeldIds]]:
     return points, left, melds
 
 
+def _ordered_go_downs(hand: list[int], contract: Mapping[str, Any], rules: Rules) -> list[GoDown]:
+    """Every distinct go-down, best first, with the wild cards named."""
+    ordered = sorted(set(_hashable(g) for g in _go_downs(hand, contract, rules)), key=_go_down_order)
+    named = []
+    for melds, _, _ in ordered:
+        named_melds, left = _name_wilds(list(melds), hand, rules)
+        named.append((named_melds, left, points_of(left, rules)))
+    return named
+
+
+def _hashable(go_down: GoDown) -> Any:
+    melds, left, points = go_down
+    return tuple(melds), tuple(left), points
+
+
 def is_go_down(
     melds: Iterable[Iterable[CardLike] | str],
     round: int,
     rules: Rules,
     hand: Iterable[CardLike] | str | None = None,
 ) -> bool:
-    """Are these card groups a legal go-down of the round's contract (L-4, L-4.6, L-8)?
+    """Are these card groups a legal go-down of the round's contract (L-4, L-4.6, L-8, C-8)?
 
-    Each group must read as a set or a run (runs listed low to high) of the go-down
-    sizes, the kinds must be the contract's, and same-suit runs must not touch
+    Each group must read as a set or a run (runs listed low to high), the kinds must
+    be the contract's and each group must fill one of the contract's melds of its
+    kind (its length within that meld's range), and same-suit runs must not touch
     (L-4.4, when the profile has it). With ``hand``, the melds must come from it
     and, in a whole-hand round, use all of it (L-8.1).
     """
     groups = [tuple(parse_cards(m)) for m in melds]
     contract = contract_for(round, rules)
-    set_min, set_max, run_min, run_max = _meld_sizes(contract, rules)
+    ranges = meld_ranges(contract, rules)
+    set_slots = [(low, high) for kind, low, high in ranges if kind == "set"]
+    run_slots = [(low, high) for kind, low, high in ranges if kind == "run"]
+    run_floor = rules["whole_hand_run_min"] if contract["whole_hand"] else rules["run_size_min"]
     if hand is not None:
         held, used = Counter(parse_cards(hand)), Counter(c for g in groups for c in g)
         if used - held or (contract["whole_hand"] and held != used):
@@ -476,29 +594,35 @@ def is_go_down(
 
     def readings(group: MeldIds) -> list[str]:
         kinds = []
-        if is_set(group, rules, min_size=set_min) and (set_max is None or len(group) <= set_max):
+        if is_set(group, rules):
             kinds.append("set")
-        if run_start(group, rules, min_length=run_min) is not None and (
-            run_max is None or len(group) <= run_max
-        ):
+        if run_start(group, rules, min_length=run_floor) is not None:
             kinds.append("run")
         return kinds
 
     # A group such as 5♥ JK JK JK reads both ways: try every choice of readings.
     for kinds in itertools.product(*(readings(g) for g in groups)):
+        sets = [g for g, kind in zip(groups, kinds, strict=True) if kind == "set"]
         runs = [g for g, kind in zip(groups, kinds, strict=True) if kind == "run"]
-        if kinds.count("set") != contract["sets"] or len(runs) != contract["runs"]:
+        if not (_fits_slots(sets, set_slots) and _fits_slots(runs, run_slots)):
             continue
         if rules["same_suit_runs_need_gap"] and any(
-            runs_touch(a, b) for a, b in itertools.combinations(runs, 2)
+            _runs_touch_any(a, b, rules) for a, b in itertools.combinations(runs, 2)
         ):
             continue
         return True
     return False
 
 
+def _runs_touch_any(first: MeldIds, second: MeldIds, rules: Rules) -> bool:
+    """:func:`runs_touch` for runs that may hold wild cards of any id."""
+    to_jokers = tuple(JOKER if is_wild(c, rules) else c for c in first)
+    other = tuple(JOKER if is_wild(c, rules) else c for c in second)
+    return runs_touch(to_jokers, other)
+
+
 def has_contract(hand: Iterable[CardLike] | str, round: int, rules: Rules) -> bool:
-    """Does the hand hold the round's contract (L-3, L-4, L-8)?
+    """Does the hand hold the round's contract (L-3, L-4, L-8, C-8)?
 
     >>> rules = {"contracts": [{"sets": 2, "runs": 0}], "set_size_min": 3, "set_size_max": 3,
     ...          "run_size_min": 4, "run_size_max": 4, "min_naturals_set": 1,
@@ -514,10 +638,12 @@ def has_contract(hand: Iterable[CardLike] | str, round: int, rules: Rules) -> bo
 def best_go_down(hand: Iterable[CardLike] | str, round: int, rules: Rules) -> GoDown | None:
     """The go-down leaving the fewest points (L-10.1), or ``None`` without the contract.
 
-    Ties go to the smallest sorted list of cards left, then the smallest melds list.
+    Ties go to the smallest sorted list of cards left, then the smallest melds list
+    (both in joker form when the rules have a wild rank).
     """
     ids, contract = _ids_and_contract(hand, round, rules)
-    return min(_go_downs(ids, contract, rules), key=_go_down_order, default=None)
+    ordered = _ordered_go_downs(ids, contract, rules)
+    return ordered[0] if ordered else None
 
 
 def all_go_downs(
@@ -525,7 +651,7 @@ def all_go_downs(
 ) -> list[GoDown]:
     """Every distinct go-down, best first (the order of :func:`best_go_down`), at most ``limit``."""
     ids, contract = _ids_and_contract(hand, round, rules)
-    ordered = sorted(_go_downs(ids, contract, rules), key=_go_down_order)
+    ordered = _ordered_go_downs(ids, contract, rules)
     return ordered if limit is None else ordered[:limit]
 
 
@@ -538,12 +664,13 @@ def outs(
 ) -> list[tuple[int, int]]:
     """The cards that would complete the contract: ``[(card id, copies unseen), ...]``.
 
-    Empty if the hand already holds the contract. A card counts when adding one copy
-    of it gives the contract; ``unseen`` is the deck's copies (L-1.2) minus those in
-    the hand and in ``seen``, never below 0.
+    A card counts when adding one copy of it gives the contract; ``unseen`` is the
+    deck's copies (L-1.2) minus those in the hand and in ``seen``, never below 0.
+    In rounds 1-6 a hand that already holds the contract has no outs; in a
+    whole-hand round (L-8) the outs are the cards that keep a whole-hand go-down.
     """
-    ids, _ = _ids_and_contract(hand, round, rules)
-    if has_contract(ids, round, rules):
+    ids, contract = _ids_and_contract(hand, round, rules)
+    if not contract["whole_hand"] and has_contract(ids, round, rules):
         return []
     held, seen_counts = Counter(ids), Counter(parse_cards(seen))
     deck_has_jokers = deck_copies(JOKER, rules, players) > 0
@@ -574,7 +701,8 @@ def best_arrangement(hand: Iterable[CardLike] | str, rules: Rules) -> tuple[list
     cards keeps that fast. Because the melds list puts sets first, the best is
     kept separately for each number of sets, so that answers compose exactly.
     """
-    hand_ids = tuple(sorted(parse_cards(hand)))
+    held = sorted(parse_cards(hand))
+    hand_ids = tuple(_joker_form(held, rules))
     counts = Counter(hand_ids)
     sets = _candidate_sets(counts, rules, rules["set_size_min"], None)
     runs = _candidate_runs(counts, rules, rules["run_size_min"], None)
@@ -621,4 +749,5 @@ def best_arrangement(hand: Iterable[CardLike] | str, rules: Rules) -> tuple[list
     most_sets = len(hand_ids) // rules["set_size_min"]
     answers = [a for k in range(most_sets + 1) if (a := best(hand_ids, k)) is not None]
     points, deadwood, set_melds, run_melds = min(answers, key=order)
-    return [*set_melds, *run_melds], list(deadwood), points
+    named, left = _name_wilds([*set_melds, *run_melds], held, rules)
+    return named, left, points

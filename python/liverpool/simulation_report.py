@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from liverpool._core import RuleSet, SimulationResult, simulate
+from liverpool.cli import add_rules_argument, load_rules
 from liverpool.errors import LiverpoolError
 from liverpool.progress import ProgressBar
 
@@ -172,7 +173,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"one native bot per seat, comma-separated: greedy or random (default {DEFAULT_BOTS})",
     )
     parser.add_argument("--threads", type=int, default=None, help="worker threads (default: every core)")
-    parser.add_argument("--rules", default="liverpool", help="rule preset: liverpool, contract, liverpool-classic")
+    add_rules_argument(parser)
     parser.add_argument("--json", metavar="FILE", type=Path, help="also write the summary as JSON to FILE")
     parser.add_argument(
         "--progress",
@@ -184,7 +185,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        rules = RuleSet(args.rules)
+        rules = load_rules(args.rules)
         bar = ProgressBar(args.games, label="games", enabled=args.progress)
         try:
             result = simulate(args.games, seed=args.seed, bots=args.bots, rules=rules, threads=args.threads, progress=bar)

@@ -24,12 +24,13 @@ from typing import Any
 
 import pytest
 
-from browser_support import (
+from .browser_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
     KNOWN_CONSOLE_NOISE,
     NOTEBOOKS,
     RENDER_TIMEOUT_MS,
+    SCREENSHOTS,
     VIEWPORT,
     screenshot_path,
 )
@@ -125,6 +126,8 @@ def browser() -> Iterator[Any]:
         _require("playwright is not installed (the 'dev' extra)")
     if not CHROMIUM.exists() or shutil.which(str(CHROMIUM)) is None:
         _require(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    # Start from an empty folder, so no picture of a renamed notebook lingers.
+    shutil.rmtree(SCREENSHOTS, ignore_errors=True)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield chromium

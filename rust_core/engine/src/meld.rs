@@ -8,15 +8,10 @@
 use crate::card::{format_cards, Card, Suit};
 use crate::error::{Error, ErrorCode, Message, Result};
 use crate::msg;
-use crate::rules::{Contract, RuleSet};
+use crate::rules::{Contract, MeldSpec, RuleSet};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MeldKind {
-    Set,
-    Run,
-}
+pub use crate::rules::MeldKind;
 
 /// Which end of a run a card is laid off at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -35,6 +30,8 @@ pub struct Meld {
     key: u8,
     /// Run: the position (1..=14) of the first card. Unused for sets.
     start: u8,
+    /// The rule set's wild rank (C-8 California), 0 if only jokers are wild.
+    wild: u8,
 }
 
 /// The rank of a run position (14 is the ace).
@@ -79,17 +76,24 @@ impl Meld {
         self.is_run()
             .then(|| (self.start, self.start + self.cards.len() as u8 - 1))
     }
+    /// Is this card wild in this meld's rule set (a joker, or a card of the wild rank)?
+    #[inline]
+    pub fn is_wild(&self, card: Card) -> bool {
+        card.is_joker() || (self.wild != 0 && card.rank() == self.wild)
+    }
+    /// Wild cards in the meld: jokers, and cards of the wild rank (C-8 California).
     pub fn jokers(&self) -> usize {
-        self.cards.iter().filter(|c| c.is_joker()).count()
+        self.cards.iter().filter(|&&c| self.is_wild(c)).count()
     }
     pub fn naturals(&self) -> usize {
         self.cards.len() - self.jokers()
     }
 
-    /// The natural card the joker at `index` stands for: in a run the card of its
-    /// position (L-4.5), in a set `None` (a set's joker stands for the rank, any suit).
+    /// The natural card the joker (or wild card) at `index` stands for: in a run the
+    /// card of its position (L-4.5), in a set `None` (a set's joker stands for the
+    /// rank, any suit).
     pub fn joker_stands_for(&self, index: usize) -> Option<Card> {
-        if !self.is_run() || !self.cards.get(index)?.is_joker() {
+        if !self.is_run() || !self.is_wild(*self.cards.get(index)?) {
             return None;
         }
         let pos = self.start + index as u8;
@@ -106,7 +110,7 @@ impl Meld {
                 msg!("meld.not_a_set", cards = format_cards(cards), why = why),
             ))
         };
-        let naturals: Vec<Card> = cards.iter().copied().filter(|c| !c.is_joker()).collect();
+        let naturals: Vec<Card> = cards.iter().copied().filter(|&c| !rules.is_wild(c)).collect();
         if cards.len() < rules.set_size_min as usize {
             return invalid(msg!("meld.set_min_size", min = rules.set_size_min));
         }
@@ -140,6 +144,7 @@ impl Meld {
             cards: cards.to_vec(),
             key: first.rank(),
             start: 0,
+            wild: rules.wild_rank.unwrap_or(0),
         })
     }
 
@@ -163,11 +168,12 @@ impl Meld {
         if cards.len() > 14 {
             return invalid("L-4.3", msg!("meld.run_too_long"));
         }
-        let Some((first_index, first)) = cards.iter().enumerate().find(|(_, c)| !c.is_joker()) else {
+        let wild = |c: &Card| rules.is_wild(*c);
+        let Some((first_index, first)) = cards.iter().enumerate().find(|(_, c)| !wild(c)) else {
             return invalid("L-4.5", msg!("meld.no_natural"));
         };
         let suit = first.suit_index();
-        if cards.iter().any(|c| !c.is_joker() && c.suit_index() != suit) {
+        if cards.iter().any(|c| !wild(c) && c.suit_index() != suit) {
             return invalid("L-4.2", msg!("meld.not_one_suit"));
         }
         // The first natural fixes the start; an ace may sit at position 1 or 14.
@@ -182,7 +188,7 @@ impl Meld {
                 && cards
                     .iter()
                     .enumerate()
-                    .all(|(i, c)| c.is_joker() || position_rank((s + i as i32) as u8) == c.rank())
+                    .all(|(i, c)| wild(c) || position_rank((s + i as i32) as u8) == c.rank())
         });
         let Some(start) = start else {
             return invalid("L-4.3", msg!("meld.not_consecutive"));
@@ -191,7 +197,7 @@ impl Meld {
             Some(w) => &cards[..cards.len().min(w as usize)],
             None => cards,
         };
-        let naturals = counted.iter().filter(|c| !c.is_joker()).count();
+        let naturals = counted.iter().filter(|c| !wild(c)).count();
         if naturals < rules.min_naturals_run.max(1) as usize {
             return Err(Error::refused(
                 ErrorCode::InvalidMeld,
@@ -212,6 +218,7 @@ impl Meld {
             cards: cards.to_vec(),
             key: suit,
             start: start as u8,
+            wild: rules.wild_rank.unwrap_or(0),
         })
     }
 
@@ -238,7 +245,7 @@ impl Meld {
         };
         if out.is_empty() {
             // Report the reading that the cards look like: one rank → set, else run.
-            let mut ranks = cards.iter().filter(|c| !c.is_joker()).map(|c| c.rank());
+            let mut ranks = cards.iter().filter(|&&c| !rules.is_wild(c)).map(|c| c.rank());
             let one_rank = match ranks.next() {
                 Some(r) => ranks.all(|x| x == r),
                 None => true,
@@ -273,7 +280,7 @@ impl Meld {
         };
         match self.kind {
             MeldKind::Set => {
-                if let Some(c) = cards.iter().find(|c| !c.is_joker() && c.rank() != self.key) {
+                if let Some(c) = cards.iter().find(|&&c| !rules.is_wild(c) && c.rank() != self.key) {
                     return refuse(msg!("lay_off.wrong_rank", card = c, rank = Card::rank_str(self.key)));
                 }
                 let mut grown = self.cards.clone();
@@ -286,8 +293,10 @@ impl Meld {
 
     fn lay_off_run(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> std::result::Result<Meld, Message> {
         let (low, high) = self.span().expect("a run");
-        let jokers = cards.iter().filter(|c| c.is_joker()).count() as i32;
-        let naturals: Vec<Card> = cards.iter().copied().filter(|c| !c.is_joker()).collect();
+        // Wild cards fill gaps first, then extend the run, in the order given.
+        let wilds: Vec<Card> = cards.iter().copied().filter(|&c| rules.is_wild(c)).collect();
+        let jokers = wilds.len() as i32;
+        let naturals: Vec<Card> = cards.iter().copied().filter(|&c| !rules.is_wild(c)).collect();
         for c in &naturals {
             if c.suit_index() != self.key {
                 return Err(msg!("lay_off.wrong_suit", card = c));
@@ -344,8 +353,9 @@ impl Meld {
             }
             let extra = jokers - gaps;
             let mut start = lo;
+            let mut next_wild = wilds.iter().copied();
             for s in slots.iter_mut().filter(|s| s.is_none()) {
-                *s = Some(Card::JOKER);
+                *s = next_wild.next();
             }
             if extra > 0 {
                 let high_ok = hi + extra <= 14;
@@ -355,10 +365,11 @@ impl Meld {
                     Some(End::Low) => false,
                     None => high_ok,
                 };
+                let rest: Vec<Option<Card>> = next_wild.map(Some).collect();
                 if to_high {
-                    slots.extend(std::iter::repeat_n(Some(Card::JOKER), extra as usize));
+                    slots.extend(rest);
                 } else if (end.is_none() || end == Some(End::Low)) && low_ok {
-                    let mut v = vec![Some(Card::JOKER); extra as usize];
+                    let mut v = rest;
                     v.extend(slots);
                     slots = v;
                     start = lo - extra;
@@ -442,16 +453,20 @@ pub fn adjacent_same_suit_runs(runs: &[&Meld]) -> Option<(usize, usize)> {
 }
 
 /// Check a go-down (L-4.6; L-8 when the contract is whole-hand) and return the melds
-/// in the order given. Errors, in this order of precedence: `invalid_meld`,
-/// `contract_not_met`, `meld_size`, `adjacent_runs`. Whether the player holds the
-/// cards (and, for round 7, whether they are the whole hand) is the caller's check.
+/// in the order given. Each meld fills one of the contract's melds of its kind, of
+/// that meld's length ([`RuleSet::meld_range`]; C-8 custom contracts give each meld
+/// its own minimum). Errors, in this order of precedence: `invalid_meld`,
+/// `contract_not_met` (wrong number or kinds of melds, or a meld shorter than the
+/// contract's meld it fills), `meld_size`, `adjacent_runs`. Whether the player holds
+/// the cards (and, for a whole-hand round, whether they are the whole hand) is the
+/// caller's check.
 pub fn check_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> Result<Vec<Meld>> {
-    let want = contract.melds();
+    let want = contract.count();
     let mut readings: Vec<Vec<Meld>> = Vec::with_capacity(groups.len());
     for g in groups {
         let mut r = Meld::interpretations(g, rules)?;
         if contract.whole_hand {
-            r.retain(|m| m.is_run() || contract.sets > 0);
+            r.retain(|m| m.is_run() || contract.sets() > 0);
         }
         readings.push(r);
     }
@@ -483,7 +498,7 @@ pub fn check_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet)
             })
             .collect();
         let sets = pick.iter().filter(|m| m.is_set()).count();
-        if sets != contract.sets as usize || pick.len() - sets != contract.runs as usize {
+        if sets != contract.sets() as usize || pick.len() - sets != contract.runs() as usize {
             continue;
         }
         if let Some(e) = size_problem(&pick, contract, rules) {
@@ -517,28 +532,57 @@ pub fn check_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet)
     ))
 }
 
+/// Pair each meld with one of the contract's melds of its kind and check the
+/// lengths. Longest melds take the longest minimums: every length range is
+/// `min..=max(cap, min)`, so both ends grow together and this pairing fits whenever
+/// any pairing does.
 fn size_problem(melds: &[&Meld], contract: &Contract, rules: &RuleSet) -> Option<Error> {
-    for m in melds {
-        let len = m.len() as u8;
-        let (min, max, rule) = match (m.kind, contract.whole_hand) {
-            (MeldKind::Run, true) => (rules.whole_hand_run_min, None, "L-8.2"),
-            (MeldKind::Set, true) => (rules.set_size_min, None, "L-8.2"),
-            (MeldKind::Set, false) => (rules.set_size_min, rules.set_size_max, "L-4.1"),
-            (MeldKind::Run, false) => (rules.run_size_min, rules.run_size_max, "L-4.2"),
-        };
-        if len < min {
-            return Some(Error::refused(
-                ErrorCode::InvalidMeld,
-                rule,
-                msg!("go_down.meld_too_short", meld = m, min = min),
-            ));
-        }
-        if let Some(max) = max {
-            if len > max {
-                let msg = if m.is_set() {
-                    msg!("go_down.set_size", meld = m, len = len, max = max)
-                } else {
-                    msg!("go_down.run_size", meld = m, len = len, max = max)
+    for kind in [MeldKind::Set, MeldKind::Run] {
+        let mut mine: Vec<&Meld> = melds.iter().copied().filter(|m| m.kind == kind).collect();
+        let mut specs: Vec<MeldSpec> = contract.melds().iter().copied().filter(|s| s.kind == kind).collect();
+        mine.sort_by_key(|m| std::cmp::Reverse(m.len()));
+        specs.sort_by_key(|s| std::cmp::Reverse(rules.meld_range(s, contract.whole_hand).0));
+        for (m, spec) in mine.iter().zip(&specs) {
+            let len = m.len() as u8;
+            let (min, max) = rules.meld_range(spec, contract.whole_hand);
+            let rule = match (kind, contract.whole_hand) {
+                (_, true) => "L-8.2",
+                (MeldKind::Set, false) => "L-4.1",
+                (MeldKind::Run, false) => "L-4.2",
+            };
+            if len < min {
+                if spec.min.is_some() {
+                    let msg = if kind == MeldKind::Set {
+                        msg!(
+                            "go_down.set_below_contract",
+                            contract = contract.describe_message(),
+                            meld = m,
+                            len = len,
+                            min = min
+                        )
+                    } else {
+                        msg!(
+                            "go_down.run_below_contract",
+                            contract = contract.describe_message(),
+                            meld = m,
+                            len = len,
+                            min = min
+                        )
+                    };
+                    return Some(Error::refused(ErrorCode::ContractNotMet, "C-8", msg));
+                }
+                return Some(Error::refused(
+                    ErrorCode::InvalidMeld,
+                    rule,
+                    msg!("go_down.meld_too_short", meld = m, min = min),
+                ));
+            }
+            if let Some(max) = max.filter(|&max| len > max) {
+                let msg = match (kind, spec.min.is_some()) {
+                    (MeldKind::Set, false) => msg!("go_down.set_size", meld = m, len = len, max = max),
+                    (MeldKind::Run, false) => msg!("go_down.run_size", meld = m, len = len, max = max),
+                    (MeldKind::Set, true) => msg!("go_down.set_above_contract", meld = m, len = len, max = max),
+                    (MeldKind::Run, true) => msg!("go_down.run_above_contract", meld = m, len = len, max = max),
                 };
                 return Some(Error::refused(ErrorCode::MeldSize, rule, msg));
             }
@@ -639,5 +683,46 @@ mod tests {
         );
         let bad = vec![cards("3H 4H 6H 7H"), cards("9S TS JS QS")];
         assert_eq!(check_go_down(&bad, &c, &l()).unwrap_err().code, ErrorCode::InvalidMeld);
+    }
+
+    #[test]
+    fn per_meld_lengths_c8() {
+        use crate::rules::MeldSpec;
+        // "One run of 7 and one run of 4": each run fills the meld its length allows.
+        let contract = Contract::from_melds(&[MeldSpec::run(), MeldSpec::with_min(MeldKind::Run, 7)], false).unwrap();
+        let c = RuleSet::contract();
+        let ok = vec![cards("3S 4S 5S 6S"), cards("2H 3H 4H 5H 6H 7H 8H")];
+        assert_eq!(check_go_down(&ok, &contract, &c).unwrap().len(), 2);
+        let short = vec![cards("3S 4S 5S 6S"), cards("2H 3H 4H 5H 6H")];
+        let e = check_go_down(&short, &contract, &c).unwrap_err();
+        assert_eq!((e.code, e.rule), (ErrorCode::ContractNotMet, Some("C-8")));
+        // Profile L caps opening melds at their size: the run of 7 has exactly 7.
+        let long = vec![cards("3S 4S 5S 6S"), cards("2H 3H 4H 5H 6H 7H 8H 9H")];
+        assert_eq!(
+            check_go_down(&long, &contract, &l()).unwrap_err().code,
+            ErrorCode::MeldSize
+        );
+        assert!(check_go_down(&ok, &contract, &l()).is_ok());
+    }
+
+    #[test]
+    fn wild_queens_c8_california() {
+        let ca = RuleSet::california();
+        // A queen stands for any card; every meld still needs a natural non-queen.
+        let run = Meld::run(&cards("5H QS 7H 8H"), &ca).unwrap();
+        assert_eq!(run.joker_stands_for(1), Some(Card::parse("6H").unwrap()));
+        assert_eq!(run.jokers(), 1);
+        assert!(Meld::set(&cards("9S QH QD"), &ca).is_ok());
+        assert!(Meld::set(&cards("QS QH QD"), &ca).is_err());
+        assert!(Meld::set(&cards("QS QH QD"), &l()).is_ok());
+        // Laying off a queen on a run: it extends the chosen end, as a joker would.
+        let grown = run.lay_off(&cards("QC"), Some(End::Low), &ca).unwrap();
+        assert_eq!(grown.span(), Some((4, 8)));
+        assert_eq!(grown.cards()[0], Card::parse("QC").unwrap());
+        let gap = Meld::run(&cards("5H 6H 7H 8H"), &ca)
+            .unwrap()
+            .lay_off(&cards("TH QD"), None, &ca)
+            .unwrap();
+        assert_eq!(format_cards(gap.cards()), "5♥ 6♥ 7♥ 8♥ Q♦ 10♥");
     }
 }

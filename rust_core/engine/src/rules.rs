@@ -1,67 +1,45 @@
 //! Rule sets: everything RULES.md varies between profiles, as data.
 //!
 //! The engine has one code path; `RuleSet::liverpool()` (profile L, the default),
-//! `RuleSet::contract()` (profile C) and `RuleSet::liverpool_classic()` (profile W)
-//! are values of the same type. A rule set can also be read from JSON and is
-//! checked by [`RuleSet::validate`] before any engine uses it.
+//! `RuleSet::contract()` (profile C), `RuleSet::liverpool_classic()` (profile W) and
+//! the C-8 variations (`shanghai`, `california`, `no-buy`, `double-progressive`) are
+//! values of the same type. A rule set can also be read from a file written by a
+//! user (TOML or JSON, `base = "contract"` plus changes: see [`file`]) and is
+//! checked by [`RuleSet::validate`] before any engine uses it; every refusal names
+//! the key and says why.
+
+mod contract;
+pub mod file;
+
+pub use contract::{Contract, MeldKind, MeldSpec, MAX_CONTRACT_MELDS};
+pub use file::{RuleOption, RULE_OPTIONS};
 
 use crate::card::{Card, JOKER_ID};
 use crate::error::{Error, ErrorCode, Message, Result};
 use crate::msg;
 use serde::{Deserialize, Serialize};
 
-/// What a round asks for before a player may go down (L-3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Contract {
-    pub sets: u8,
-    pub runs: u8,
-    /// Round 7 (L-8): the whole hand as exactly these melds, no discard.
-    #[serde(default)]
-    pub whole_hand: bool,
+/// A rule set refused: `path` is the key (`contracts[2].melds[0].min`), `reason` says why.
+pub(crate) fn invalid(path: impl std::fmt::Display, reason: Message) -> Error {
+    Error::with(
+        ErrorCode::InvalidRules,
+        None,
+        msg!("rules.invalid_option", key = path, reason = reason),
+    )
 }
 
-impl Contract {
-    pub const fn new(sets: u8, runs: u8) -> Contract {
-        Contract {
-            sets,
-            runs,
-            whole_hand: false,
-        }
-    }
-    pub fn melds(&self) -> usize {
-        (self.sets + self.runs) as usize
-    }
-    /// "2 sets", "1 set + 1 run", "3 runs (whole hand)".
-    pub fn describe(&self) -> String {
-        self.describe_message().english()
-    }
-
-    /// [`Contract::describe`] as a translatable message.
-    pub fn describe_message(&self) -> Message {
-        let sets = match self.sets {
-            1 => msg!("contract.one_set"),
-            n => msg!("contract.sets", n = n),
-        };
-        let runs = match self.runs {
-            1 => msg!("contract.one_run"),
-            n => msg!("contract.runs", n = n),
-        };
-        let melds = match (self.sets, self.runs) {
-            (0, 0) => msg!("contract.no_melds"),
-            (_, 0) => sets,
-            (0, _) => runs,
-            _ => msg!("contract.sets_and_runs", sets = sets, runs = runs),
-        };
-        if self.whole_hand {
-            msg!("contract.whole_hand", melds = melds)
-        } else {
-            melds
-        }
-    }
+/// [`invalid`], citing the rule that makes the value impossible.
+pub(crate) fn invalid_by(path: impl std::fmt::Display, rule: &'static str, reason: Message) -> Error {
+    Error::refused(
+        ErrorCode::InvalidRules,
+        rule,
+        msg!("rules.invalid_option", key = path, reason = reason),
+    )
 }
 
 /// Deck composition for a range of player counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DeckTier {
     /// This tier applies up to and including this many players.
     pub max_players: u8,
@@ -104,8 +82,10 @@ pub enum TieBreak {
     LowerLastRound,
 }
 
-/// Everything a profile decides. Field docs cite the rule they model.
+/// Everything a profile decides. Field docs cite the rule they model; the same
+/// sentences, for users, are in [`RULE_OPTIONS`] and `docs/rule-options.md`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RuleSet {
     pub name: String,
     /// L-1.1, C-1.
@@ -116,8 +96,12 @@ pub struct RuleSet {
     pub deck_tiers: Vec<DeckTier>,
     /// L-2.5, C-3, W-3: cards dealt to each player, per round.
     pub deal_sizes: Vec<u8>,
-    /// L-3: the contract of each round (same length as `deal_sizes`).
+    /// L-3, C-8: the contract of each round (same length as `deal_sizes`).
     pub contracts: Vec<Contract>,
+    /// C-8 California: the rank whose every card is wild, exactly as a joker
+    /// (written as a rank name, `"Q"`); `None` = only jokers are wild.
+    #[serde(default, with = "wild_rank_serde")]
+    pub wild_rank: Option<u8>,
     /// L-4.1 / C-4: opening set size (minimum and, if any, maximum).
     pub set_size_min: u8,
     pub set_size_max: Option<u8>,
@@ -135,6 +119,8 @@ pub struct RuleSet {
     /// L-4.4: same-suit runs of one contract must overlap or leave a gap.
     pub same_suit_runs_need_gap: bool,
     /// L-10.1 / C-7 / W-10: points by rank, index 1 (ace) ..= 13 (king); index 0 is the joker.
+    /// Written as a table by rank name (`joker`, `A`, `2` … `10`, `J`, `Q`, `K`).
+    #[serde(with = "points_serde")]
     pub points: [u16; 14],
     /// L-6 / C-5 / W-6.
     pub buying: BuyingRule,
@@ -175,7 +161,7 @@ pub struct RuleSet {
     pub buy_priority: BuyPriority,
     /// W-6 "Yo": the order in which seats are asked when nobody calls first (fastest
     /// first; seats left out follow clockwise). Empty: clockwise from the active player's left.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub call_order: Vec<u8>,
     // ----- end of profile W options -------------------------------------------
 }
@@ -211,11 +197,7 @@ const LADDER: [Contract; 7] = [
     Contract::new(3, 0),
     Contract::new(2, 1),
     Contract::new(1, 2),
-    Contract {
-        sets: 0,
-        runs: 3,
-        whole_hand: true,
-    },
+    Contract::new(0, 3).whole_hand(),
 ];
 
 impl RuleSet {
@@ -233,6 +215,7 @@ impl RuleSet {
             }],
             deal_sizes: vec![10, 10, 10, 12, 12, 12, 12],
             contracts: LADDER.to_vec(),
+            wild_rank: None,
             set_size_min: 3,
             set_size_max: Some(3),
             run_size_min: 4,
@@ -338,131 +321,478 @@ impl RuleSet {
         }
     }
 
-    /// A preset by name: `liverpool`, `contract`, `liverpool-classic` (also `L`, `C`, `W`).
+    /// C-8 Shanghai: profile C with an 8th round whose contract is three sets and one
+    /// run of 4. **Decision**: round 8 deals 12 cards and, like round 7, a player goes
+    /// out by laying the whole hand (longer melds allowed, C-4), with no discard.
+    pub fn shanghai() -> RuleSet {
+        let mut rules = RuleSet::contract();
+        rules.name = "shanghai".into();
+        rules.deal_sizes.push(12);
+        rules.contracts.push(Contract::new(3, 1).whole_hand());
+        rules
+    }
+
+    /// C-8 California: profile C with the queens wild instead of jokers. **Decision**:
+    /// the deck has no jokers (104 cards, 156 for 7–8 players); every queen behaves
+    /// exactly as a joker does in C and scores 25 left in hand.
+    pub fn california() -> RuleSet {
+        let mut rules = RuleSet::contract();
+        rules.name = "california".into();
+        for tier in &mut rules.deck_tiers {
+            tier.jokers = 0;
+        }
+        rules.wild_rank = Some(12);
+        rules.points[12] = rules.points[0];
+        rules
+    }
+
+    /// C-8 Liverpool (UK) / strict no-buy: profile C without buying.
+    pub fn no_buy() -> RuleSet {
+        RuleSet {
+            name: "no-buy".into(),
+            buying: BuyingRule::Off,
+            buy_limit_per_round: None,
+            ..RuleSet::contract()
+        }
+    }
+
+    /// C-8 double progressive: profile C with 7 cards dealt in round 1.
+    pub fn double_progressive() -> RuleSet {
+        let mut rules = RuleSet::contract();
+        rules.name = "double-progressive".into();
+        rules.deal_sizes[0] = 7;
+        rules
+    }
+
+    /// A preset by name (see [`RuleSet::preset_names`]; also `L`, `C`, `W`; `_` for `-`,
+    /// any case).
     pub fn preset(name: &str) -> Result<RuleSet> {
         match name.to_ascii_lowercase().replace('_', "-").as_str() {
             "liverpool" | "l" => Ok(RuleSet::liverpool()),
             "contract" | "c" => Ok(RuleSet::contract()),
             "liverpool-classic" | "w" => Ok(RuleSet::liverpool_classic()),
-            other => Err(Error::with(
+            "shanghai" => Ok(RuleSet::shanghai()),
+            "california" => Ok(RuleSet::california()),
+            "no-buy" => Ok(RuleSet::no_buy()),
+            "double-progressive" => Ok(RuleSet::double_progressive()),
+            _ => Err(Error::with(
                 ErrorCode::InvalidRules,
                 None,
-                msg!("rules.unknown_preset", name = other),
+                msg!(
+                    "rules.unknown_preset",
+                    name = name,
+                    presets = RuleSet::preset_names().join(", ")
+                ),
             )),
         }
     }
 
+    /// Every preset's name: the three profiles, then the C-8 variations.
     pub fn preset_names() -> &'static [&'static str] {
-        &["liverpool", "contract", "liverpool-classic"]
+        &[
+            "liverpool",
+            "contract",
+            "liverpool-classic",
+            "shanghai",
+            "california",
+            "no-buy",
+            "double-progressive",
+        ]
     }
 
+    /// A rule set from JSON: a complete rule set (the form of [`RuleSet::to_json`]) or
+    /// `"base"` plus changes, as in a rule set file ([`file`]). Unknown keys and
+    /// impossible values are refused with the key's path and the reason.
     pub fn from_json(text: &str) -> Result<RuleSet> {
-        let rules: RuleSet = serde_json::from_str(text)
-            .map_err(|e| Error::with(ErrorCode::InvalidRules, None, msg!("rules.bad_json", error = e)))?;
-        rules.validate()?;
-        Ok(rules)
+        file::from_json(text)
+    }
+
+    /// A rule set from TOML: `base = "contract"` plus changes, or a complete rule set
+    /// (the form of [`RuleSet::to_toml`]). See [`file`].
+    pub fn from_toml(text: &str) -> Result<RuleSet> {
+        file::from_toml(text)
+    }
+
+    /// A rule set file: JSON if the name ends in `.json` (or the text starts with `{`),
+    /// TOML otherwise.
+    pub fn from_file(path: &std::path::Path) -> Result<RuleSet> {
+        file::from_file(path)
+    }
+
+    /// A preset name, else a rule set file's path (what `--rules` accepts).
+    pub fn named_or_file(spec: &str) -> Result<RuleSet> {
+        file::named_or_file(spec)
     }
 
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a RuleSet always serializes")
     }
 
-    /// Refuse inconsistent rule sets with a sentence saying what is wrong.
+    /// The complete rule set as TOML, every option with a comment naming its rule;
+    /// [`RuleSet::from_toml`] reads it back to an equal rule set.
+    pub fn to_toml(&self) -> String {
+        file::to_toml(self)
+    }
+
+    /// Is this card wild: a joker, or a card of the wild rank (C-8 California)?
+    #[inline]
+    pub fn is_wild(&self, card: Card) -> bool {
+        card.is_joker() || self.wild_rank == Some(card.rank())
+    }
+
+    /// The (minimum, maximum) cards of a contract's meld at go-down: its own minimum
+    /// or the rule set's opening size (`whole_hand_run_min` for a whole-hand run);
+    /// the maximum is the rule set's cap for the kind, never below that minimum, and
+    /// none in a whole-hand round (L-8.2) or without a cap (C-4).
+    pub fn meld_range(&self, spec: &MeldSpec, whole_hand: bool) -> (u8, Option<u8>) {
+        let (default_min, cap) = match (spec.kind, whole_hand) {
+            (MeldKind::Set, false) => (self.set_size_min, self.set_size_max),
+            (MeldKind::Run, false) => (self.run_size_min, self.run_size_max),
+            (MeldKind::Set, true) => (self.set_size_min, None),
+            (MeldKind::Run, true) => (self.whole_hand_run_min, None),
+        };
+        let min = spec.min.unwrap_or(default_min);
+        (min, cap.map(|c| c.max(min)))
+    }
+
+    /// Fewest cards a go-down of this contract lays.
+    pub fn min_cards(&self, contract: &Contract) -> usize {
+        contract
+            .melds()
+            .iter()
+            .map(|m| self.meld_range(m, contract.whole_hand).0 as usize)
+            .sum()
+    }
+
+    /// Refuse inconsistent rule sets: the error names the key (`deal_sizes[3]`,
+    /// `contracts[2].melds[0].min`) and says why.
     pub fn validate(&self) -> Result<()> {
-        let bad = |msg: Message| Err(Error::with(ErrorCode::InvalidRules, None, msg));
+        let bad = |path: &str, reason: Message| Err(invalid(path, reason));
+        if self.name.trim().is_empty() {
+            return bad("name", msg!("rules.name_empty"));
+        }
         if self.contracts.is_empty() {
-            return bad(msg!("rules.no_rounds"));
+            return bad("contracts", msg!("rules.no_rounds"));
+        }
+        if self.contracts.len() > MAX_ROUNDS {
+            return bad(
+                "contracts",
+                msg!("rules.too_many_rounds", rounds = self.contracts.len(), max = MAX_ROUNDS),
+            );
         }
         if self.deal_sizes.len() != self.contracts.len() {
-            return bad(msg!(
-                "rules.deal_sizes_mismatch",
-                deal_sizes = self.deal_sizes.len(),
-                contracts = self.contracts.len()
-            ));
+            return bad(
+                "deal_sizes",
+                msg!(
+                    "rules.deal_sizes_mismatch",
+                    deal_sizes = self.deal_sizes.len(),
+                    contracts = self.contracts.len()
+                ),
+            );
         }
-        if self.min_players < 2 || self.min_players > self.max_players || self.max_players > 16 {
-            return bad(msg!(
-                "rules.player_range",
-                min = self.min_players,
-                max = self.max_players
-            ));
+        if self.min_players < 2 {
+            return bad("min_players", msg!("rules.min_players_low", value = self.min_players));
+        }
+        if self.max_players > 16 {
+            return bad("max_players", msg!("rules.max_players_high", value = self.max_players));
+        }
+        if self.min_players > self.max_players {
+            return bad(
+                "min_players",
+                msg!("rules.min_above_max", value = self.min_players, max = self.max_players),
+            );
         }
         if !(self.min_players..=self.max_players).contains(&self.default_players) {
-            return bad(msg!("rules.default_players"));
+            return bad(
+                "default_players",
+                msg!(
+                    "rules.default_players",
+                    value = self.default_players,
+                    min = self.min_players,
+                    max = self.max_players
+                ),
+            );
         }
-        if self.deck_tiers.is_empty()
-            || self.deck_tiers.windows(2).any(|w| w[0].max_players >= w[1].max_players)
-            || self.deck_tiers.last().unwrap().max_players < self.max_players
-        {
-            return bad(msg!("rules.deck_tiers_order"));
+        if self.deck_tiers.is_empty() {
+            return Err(invalid_by("deck_tiers", "L-1.2", msg!("rules.no_deck_tiers")));
         }
-        for t in &self.deck_tiers {
-            if t.decks == 0 || t.decks > 4 || t.jokers > 16 {
-                return bad(msg!("rules.deck_tier_size", decks = t.decks, jokers = t.jokers));
+        for (i, t) in self.deck_tiers.iter().enumerate() {
+            if i > 0 && self.deck_tiers[i - 1].max_players >= t.max_players {
+                return bad(
+                    &format!("deck_tiers[{i}].max_players"),
+                    msg!(
+                        "rules.deck_tiers_order",
+                        value = t.max_players,
+                        previous = self.deck_tiers[i - 1].max_players
+                    ),
+                );
+            }
+            if t.decks == 0 || t.decks > 4 {
+                return bad(
+                    &format!("deck_tiers[{i}].decks"),
+                    msg!("rules.deck_count", value = t.decks),
+                );
+            }
+            if t.jokers > 16 {
+                return bad(
+                    &format!("deck_tiers[{i}].jokers"),
+                    msg!("rules.joker_count", value = t.jokers),
+                );
             }
         }
-        if self.set_size_min < 3 || self.run_size_min < 3 || self.whole_hand_run_min < 3 {
-            return bad(msg!("rules.meld_min_size"));
+        let last = self.deck_tiers.last().expect("not empty");
+        if last.max_players < self.max_players {
+            return bad(
+                &format!("deck_tiers[{}].max_players", self.deck_tiers.len() - 1),
+                msg!(
+                    "rules.deck_tiers_cover",
+                    last = last.max_players,
+                    max = self.max_players
+                ),
+            );
         }
-        if self.set_size_max.is_some_and(|m| m < self.set_size_min)
-            || self.run_size_max.is_some_and(|m| m < self.run_size_min)
-        {
-            return bad(msg!("rules.max_below_min"));
+        for (key, value) in [
+            ("set_size_min", self.set_size_min),
+            ("run_size_min", self.run_size_min),
+            ("whole_hand_run_min", self.whole_hand_run_min),
+        ] {
+            if value < 3 {
+                return bad(key, msg!("rules.meld_min_size", value = value));
+            }
         }
-        if self.run_size_min > 14 || self.whole_hand_run_min > 14 {
-            return bad(msg!("rules.run_too_long"));
+        for (key, value) in [
+            ("run_size_min", self.run_size_min),
+            ("whole_hand_run_min", self.whole_hand_run_min),
+        ] {
+            if value > 14 {
+                return Err(invalid_by(key, "L-4.3", msg!("rules.run_too_long", value = value)));
+            }
         }
-        if self.min_naturals_set > self.set_size_min || self.min_naturals_run > self.run_size_min {
-            return bad(msg!("rules.naturals_exceed_size"));
+        if let Some(m) = self.set_size_max.filter(|&m| m < self.set_size_min) {
+            return bad(
+                "set_size_max",
+                msg!(
+                    "rules.max_below_min",
+                    value = m,
+                    min_key = "set_size_min",
+                    min = self.set_size_min
+                ),
+            );
+        }
+        if let Some(m) = self.run_size_max.filter(|&m| m < self.run_size_min) {
+            return bad(
+                "run_size_max",
+                msg!(
+                    "rules.max_below_min",
+                    value = m,
+                    min_key = "run_size_min",
+                    min = self.run_size_min
+                ),
+            );
+        }
+        for (key, value, size_key, size) in [
+            (
+                "min_naturals_set",
+                self.min_naturals_set,
+                "set_size_min",
+                self.set_size_min,
+            ),
+            (
+                "min_naturals_run",
+                self.min_naturals_run,
+                "run_size_min",
+                self.run_size_min,
+            ),
+        ] {
+            if value == 0 || value > size {
+                return Err(invalid_by(
+                    key,
+                    "L-4.5",
+                    msg!("rules.naturals_range", value = value, size_key = size_key, size = size),
+                ));
+            }
         }
         if let Some(w) = self.run_naturals_window {
-            if w < self.min_naturals_run {
-                return bad(msg!("rules.naturals_window"));
+            if w < self.min_naturals_run || w > 14 {
+                return bad(
+                    "run_naturals_window",
+                    msg!("rules.naturals_window", value = w, min = self.min_naturals_run),
+                );
             }
         }
-        for (i, c) in self.contracts.iter().enumerate() {
-            if c.melds() == 0 || c.melds() > 6 {
-                return bad(msg!("rules.contract_melds", round = i + 1));
+        if let Some(r) = self.wild_rank {
+            if !(1..=13).contains(&r) {
+                return bad("wild_rank", msg!("rules.wild_rank_not_rank", value = r));
             }
+            let name = Card::rank_str(r);
+            if self.points[r as usize] != self.points[0] {
+                return Err(invalid_by(
+                    format!("points.{name}"),
+                    "C-8",
+                    msg!(
+                        "rules.wild_points",
+                        value = self.points[r as usize],
+                        rank = name,
+                        joker = self.points[0]
+                    ),
+                ));
+            }
+            if self.joker_swap != JokerSwapRule::Off {
+                return bad("joker_swap", msg!("rules.wild_joker_swap", rank = name));
+            }
+        }
+        if self.buy_limit_per_round == Some(0) && self.buying != BuyingRule::Off {
+            return bad("buy_limit_per_round", msg!("rules.buy_limit_zero"));
         }
         for (i, (&deal, c)) in self.deal_sizes.iter().zip(&self.contracts).enumerate() {
-            let needed = c.sets as usize * self.set_size_min as usize + c.runs as usize * self.run_size_min as usize;
-            if deal == 0 || (deal as usize) < needed.saturating_sub(1) {
-                return bad(msg!(
-                    "rules.deal_too_small",
-                    round = i + 1,
-                    deal = deal,
-                    needed = needed
-                ));
-            }
-            let (decks, jokers) = self.deck_for(self.max_players);
-            let deck = decks as usize * 52 + jokers as usize;
-            if self.max_players as usize * deal as usize + 2 > deck {
-                return bad(msg!(
-                    "rules.deck_too_small",
-                    round = i + 1,
-                    deal = deal,
-                    players = self.max_players
-                ));
-            }
+            self.validate_round(i, deal, c)?;
         }
         if let Some((lo, hi)) = self.cut_range {
             if lo == 0 || lo > hi {
-                return bad(msg!("rules.cut_range", low = lo, high = hi));
+                return Err(invalid_by(
+                    "cut_range",
+                    "L-2.4",
+                    msg!("rules.cut_range", low = lo, high = hi),
+                ));
             }
         }
         if self.max_turns_per_round == 0 {
-            return bad(msg!("rules.max_turns"));
+            return Err(invalid_by("max_turns_per_round", "L-9.3", msg!("rules.max_turns")));
         }
-        // Profile W options (W-6 "Yo").
+        // Profile W options: the W-6 "Yo" calling order names each seat once.
         for (i, &s) in self.call_order.iter().enumerate() {
             if s >= self.max_players || self.call_order[..i].contains(&s) {
-                return bad(msg!(
-                    "rules.call_order",
-                    order = format!("{:?}", self.call_order),
-                    max = self.max_players
+                return Err(invalid_by(
+                    format!("call_order[{i}]"),
+                    "W-6",
+                    msg!("rules.call_order", value = s, max = self.max_players),
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// The checks of round `i` (0-based): its melds, and whether its deal fits both
+    /// the deck and the contract.
+    fn validate_round(&self, i: usize, deal: u8, c: &Contract) -> Result<()> {
+        let round = i + 1;
+        let bad = |path: String, reason: Message| Err(invalid(path, reason));
+        if c.count() == 0 || c.count() > MAX_CONTRACT_MELDS {
+            return bad(
+                format!("contracts[{i}]"),
+                msg!("rules.contract_melds", round = round, max = MAX_CONTRACT_MELDS),
+            );
+        }
+        // The smallest deck the rule set can use: the first tier's.
+        let (decks, jokers) = (self.deck_tiers[0].decks as usize, self.deck_tiers[0].jokers as usize);
+        let wilds = jokers + if self.wild_rank.is_some() { 4 * decks } else { 0 };
+        for (j, spec) in c.melds().iter().enumerate() {
+            let Some(own) = spec.min else { continue };
+            let path = format!("contracts[{i}].melds[{j}].min");
+            let (floor, floor_key) = match (spec.kind, c.whole_hand) {
+                (MeldKind::Set, _) => (self.set_size_min, "set_size_min"),
+                (MeldKind::Run, false) => (self.run_size_min, "run_size_min"),
+                (MeldKind::Run, true) => (self.whole_hand_run_min, "whole_hand_run_min"),
+            };
+            if own < floor {
+                let reason = if spec.kind == MeldKind::Set {
+                    msg!(
+                        "rules.set_below_floor",
+                        value = own,
+                        floor_key = floor_key,
+                        floor = floor
+                    )
+                } else {
+                    msg!(
+                        "rules.run_below_floor",
+                        value = own,
+                        floor_key = floor_key,
+                        floor = floor
+                    )
+                };
+                return bad(path, reason);
+            }
+            if spec.kind == MeldKind::Run && own > 14 {
+                return Err(invalid_by(path, "L-4.3", msg!("rules.run_too_long", value = own)));
+            }
+            // Naturals of one rank (not counting wild ones) plus every wild card.
+            let rank_cards = 4 * decks + wilds;
+            if spec.kind == MeldKind::Set && own as usize > rank_cards {
+                return bad(path, msg!("rules.set_beyond_deck", value = own, cards = rank_cards));
+            }
+        }
+        if deal == 0 {
+            return bad(format!("deal_sizes[{i}]"), msg!("rules.deal_zero", round = round));
+        }
+        // After drawing, a player holds deal + 1 cards; outside whole-hand rounds one
+        // of them must stay for the discard (L-5.5).
+        let needed = self.min_cards(c);
+        let holds = deal as usize + 1;
+        if c.whole_hand && needed > holds {
+            return Err(invalid_by(
+                format!("deal_sizes[{i}]"),
+                "L-8.1",
+                msg!(
+                    "rules.deal_below_whole_hand",
+                    round = round,
+                    deal = deal,
+                    holds = holds,
+                    contract = c.describe_message(),
+                    needed = needed
+                ),
+            ));
+        }
+        if !c.whole_hand && needed + 1 > holds {
+            return Err(invalid_by(
+                format!("deal_sizes[{i}]"),
+                "L-5.5",
+                msg!(
+                    "rules.deal_below_contract",
+                    round = round,
+                    deal = deal,
+                    holds = holds,
+                    contract = c.describe_message(),
+                    needed = needed
+                ),
+            ));
+        }
+        if c.whole_hand && c.sets() == 0 && holds > 14 * c.runs() as usize {
+            return Err(invalid_by(
+                format!("deal_sizes[{i}]"),
+                "L-8.1",
+                msg!("rules.deal_beyond_runs", round = round, holds = holds, runs = c.runs()),
+            ));
+        }
+        // Every player count must be dealable, with the up-card and a card left to draw.
+        let mut lower = self.min_players;
+        for (t, tier) in self.deck_tiers.iter().enumerate() {
+            if lower > self.max_players {
+                break;
+            }
+            let players = tier.max_players.min(self.max_players);
+            if players < lower {
+                continue;
+            }
+            let deck = tier.decks as usize * 52 + tier.jokers as usize;
+            let need = players as usize * deal as usize + 2;
+            if need > deck {
+                return Err(invalid_by(
+                    format!("deal_sizes[{i}]"),
+                    "L-1.2",
+                    msg!(
+                        "rules.deck_too_small",
+                        round = round,
+                        players = players,
+                        deal = deal,
+                        need = need,
+                        tier = t,
+                        decks = tier.decks,
+                        jokers = tier.jokers,
+                        deck = deck
+                    ),
+                ));
+            }
+            lower = tier.max_players.saturating_add(1);
         }
         Ok(())
     }
@@ -524,7 +854,8 @@ impl RuleSet {
         Ok(players as usize * self.deal_size(round)? as usize + 1)
     }
 
-    /// Points a card scores left in hand (L-10.1).
+    /// Points a card scores left in hand (L-10.1). A wild card scores as a joker
+    /// (validation keeps `points[wild_rank]` equal to the joker's).
     #[inline]
     pub fn card_points(&self, card: Card) -> u16 {
         self.points[card.rank() as usize]
@@ -586,6 +917,114 @@ impl RuleSet {
     }
 }
 
+/// Most rounds a rule set may have.
+pub const MAX_ROUNDS: usize = 30;
+
+/// Rank names as rule set files write them: index 0 is the joker.
+pub const RANK_KEYS: [&str; 14] = [
+    "joker", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+];
+
+/// The rank (1..=13) of a rank name (`"Q"`, `"q"`, `"10"`, `"T"`), or `None`.
+pub fn rank_of_name(name: &str) -> Option<u8> {
+    let upper = name.trim().to_ascii_uppercase();
+    let upper = if upper == "T" { "10".to_string() } else { upper };
+    RANK_KEYS[1..].iter().position(|&k| k == upper).map(|i| i as u8 + 1)
+}
+
+/// `points` as a table by rank name; an array of 14 (joker first) is read too.
+mod points_serde {
+    use super::RANK_KEYS;
+    use serde::de::{Error, MapAccess, SeqAccess, Visitor};
+    use serde::ser::SerializeMap;
+    use serde::{Deserializer, Serializer};
+    use std::fmt;
+
+    pub fn serialize<S: Serializer>(points: &[u16; 14], s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(14))?;
+        for (key, value) in RANK_KEYS.iter().zip(points) {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+
+    struct PointsVisitor;
+
+    impl<'de> Visitor<'de> for PointsVisitor {
+        type Value = [u16; 14];
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a table of points by rank (joker, A, 2 … 10, J, Q, K)")
+        }
+        fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<[u16; 14], M::Error> {
+            let mut points: [Option<u16>; 14] = [None; 14];
+            while let Some(key) = map.next_key::<String>()? {
+                let index = if key.eq_ignore_ascii_case("joker") {
+                    0
+                } else {
+                    super::rank_of_name(&key).ok_or_else(|| {
+                        M::Error::custom(format!("unknown rank '{key}': the keys are joker, A, 2 … 10, J, Q, K"))
+                    })? as usize
+                };
+                if points[index].replace(map.next_value()?).is_some() {
+                    return Err(M::Error::custom(format!("rank '{key}' is given twice")));
+                }
+            }
+            let mut out = [0u16; 14];
+            for (i, p) in points.iter().enumerate() {
+                out[i] = p.ok_or_else(|| M::Error::custom(format!("missing the points of '{}'", RANK_KEYS[i])))?;
+            }
+            Ok(out)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<[u16; 14], A::Error> {
+            let mut out = [0u16; 14];
+            for (i, slot) in out.iter_mut().enumerate() {
+                *slot = seq
+                    .next_element()?
+                    .ok_or_else(|| A::Error::invalid_length(i, &"14 numbers, the joker first"))?;
+            }
+            if seq.next_element::<u16>()?.is_some() {
+                return Err(A::Error::invalid_length(15, &"14 numbers, the joker first"));
+            }
+            Ok(out)
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u16; 14], D::Error> {
+        d.deserialize_any(PointsVisitor)
+    }
+}
+
+/// `wild_rank` as a rank name (`"Q"`) or null; a number 1..=13 is read too.
+mod wild_rank_serde {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(rank: &Option<u8>, s: S) -> Result<S::Ok, S::Error> {
+        match rank {
+            Some(r) if (1..=13).contains(r) => s.serialize_str(super::RANK_KEYS[*r as usize]),
+            Some(r) => s.serialize_u8(*r),
+            None => s.serialize_none(),
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Name(String),
+        Number(u8),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+        match Option::<Written>::deserialize(d)? {
+            None => Ok(None),
+            Some(Written::Number(n)) => Ok(Some(n)),
+            Some(Written::Name(name)) => super::rank_of_name(&name)
+                .map(Some)
+                .ok_or_else(|| D::Error::custom(format!("'{name}' is not a rank: A, 2 … 10, J, Q, K"))),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -613,5 +1052,40 @@ mod tests {
         bad.deal_sizes.pop();
         assert_eq!(bad.validate().unwrap_err().code, ErrorCode::InvalidRules);
         assert_eq!(RuleSet::from_json("{}").unwrap_err().code, ErrorCode::InvalidRules);
+    }
+
+    #[test]
+    fn c8_presets() {
+        let c = RuleSet::contract();
+        let shanghai = RuleSet::shanghai();
+        assert_eq!(shanghai.rounds(), 8);
+        assert_eq!(shanghai.deal_size(8).unwrap(), 12);
+        let eighth = shanghai.contract_for(8).unwrap();
+        assert_eq!((eighth.sets(), eighth.runs(), eighth.whole_hand), (3, 1, true));
+        let california = RuleSet::california();
+        assert_eq!(california.deck_size(4), 104);
+        assert_eq!(california.deck_size(8), 156);
+        assert!(california.is_wild(Card::parse("Q♠").unwrap()));
+        assert!(!california.is_wild(Card::parse("K♠").unwrap()));
+        assert_eq!(california.card_points(Card::parse("Q♦").unwrap()), 25);
+        assert_eq!(RuleSet::no_buy().buying, BuyingRule::Off);
+        assert_eq!(RuleSet::double_progressive().deal_sizes[0], 7);
+        assert_eq!(RuleSet::double_progressive().deal_sizes[1..], c.deal_sizes[1..]);
+        assert_eq!(
+            RuleSet::preset("Double_Progressive").unwrap().name,
+            "double-progressive"
+        );
+        assert!(RuleSet::preset("canasta").unwrap_err().message.contains("shanghai"));
+    }
+
+    #[test]
+    fn meld_ranges() {
+        let l = RuleSet::liverpool();
+        assert_eq!(l.meld_range(&MeldSpec::run(), false), (4, Some(4)));
+        assert_eq!(l.meld_range(&MeldSpec::with_min(MeldKind::Run, 7), false), (7, Some(7)));
+        assert_eq!(l.meld_range(&MeldSpec::run(), true), (4, None));
+        let c = RuleSet::contract();
+        assert_eq!(c.meld_range(&MeldSpec::with_min(MeldKind::Set, 5), false), (5, None));
+        assert_eq!(l.min_cards(&Contract::new(1, 2)), 11);
     }
 }

@@ -1,9 +1,10 @@
 //! Cards, rule sets and melds: thin wrappers over the engine types.
 
+use crate::args::round_arg;
 use crate::errors::{invalid_argument, py_result};
 use liverpool_engine::card::{Card, CARD_KINDS};
 use liverpool_engine::meld::{check_go_down as engine_check_go_down, End, Meld, MeldKind};
-use liverpool_engine::rules::RuleSet;
+use liverpool_engine::rules::{RuleSet, RULE_OPTIONS};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyString};
@@ -162,7 +163,10 @@ pub struct PyRuleSet {
 
 #[pymethods]
 impl PyRuleSet {
-    /// `RuleSet("liverpool")` (default), `"contract"` or `"liverpool-classic"`.
+    /// A preset by name: `RuleSet("liverpool")` (default), `"contract"`,
+    /// `"liverpool-classic"`, or a C-8 variation: `"shanghai"`, `"california"`,
+    /// `"no-buy"`, `"double-progressive"` (see `RuleSet.presets()`). Rule sets written
+    /// by users: `RuleSet.from_file`, `RuleSet.from_toml`, `RuleSet.from_json`.
     #[new]
     #[pyo3(signature = (preset = "liverpool"))]
     fn new(preset: &str) -> PyResult<Self> {
@@ -170,15 +174,57 @@ impl PyRuleSet {
             rules: py_result(RuleSet::preset(preset))?,
         })
     }
-    /// A rule set from JSON (the format of `to_json`); refused with `InvalidRulesError` if inconsistent.
+    /// A rule set from JSON: a complete one (the format of `to_json`) or
+    /// `{"base": "contract", ...changes}`. Unknown keys and impossible values are
+    /// refused with `InvalidRulesError`, whose message names the key and the reason.
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Self> {
         Ok(PyRuleSet {
             rules: py_result(RuleSet::from_json(text))?,
         })
     }
+    /// A rule set from TOML: `base = "contract"` plus the options that change, or a
+    /// complete rule set (the format of `to_toml`). Refusals as `from_json`.
+    ///
+    /// >>> rules = RuleSet.from_toml('base = "contract"\nname = "house"\ndeal_sizes = [7, 10, 10, 10, 12, 12, 12]')
+    /// >>> rules.name, rules.deal_sizes[0]
+    /// ('house', 7)
+    #[staticmethod]
+    fn from_toml(text: &str) -> PyResult<Self> {
+        Ok(PyRuleSet {
+            rules: py_result(RuleSet::from_toml(text))?,
+        })
+    }
+    /// A rule set file: JSON if the name ends in `.json` (or the text starts with
+    /// `{`), TOML otherwise. An unreadable file is `InvalidArgumentError`.
+    #[staticmethod]
+    fn from_file(path: std::path::PathBuf) -> PyResult<Self> {
+        Ok(PyRuleSet {
+            rules: py_result(RuleSet::from_file(&path))?,
+        })
+    }
+    /// A preset name, else the path of a rule set file: what every `--rules` option
+    /// of the command line accepts.
+    #[staticmethod]
+    fn load(name_or_path: std::path::PathBuf) -> PyResult<Self> {
+        let spec = name_or_path.to_string_lossy();
+        Ok(PyRuleSet {
+            rules: py_result(RuleSet::named_or_file(&spec))?,
+        })
+    }
+    /// The complete rule set as JSON (`from_json` reads it back).
     fn to_json(&self) -> String {
         self.rules.to_json()
+    }
+    /// The complete rule set as TOML, every option under a comment naming its rule
+    /// (`from_toml` reads it back to an equal rule set).
+    fn to_toml(&self) -> String {
+        self.rules.to_toml()
+    }
+    /// Every option of a rule set: `(key, rule ids, description)`, in file order.
+    #[staticmethod]
+    fn options() -> Vec<(&'static str, &'static str, &'static str)> {
+        RULE_OPTIONS.iter().map(|o| (o.key, o.rules, o.doc)).collect()
     }
     #[staticmethod]
     fn presets() -> Vec<&'static str> {
@@ -197,18 +243,51 @@ impl PyRuleSet {
         // u32, not u8: PyO3 turns Vec<u8> into bytes.
         self.rules.deal_sizes.iter().map(|&n| n as u32).collect()
     }
-    /// `[(sets, runs, whole_hand), ...]` per round.
+    /// `[(sets, runs, whole_hand), ...]` per round. A contract whose melds have
+    /// their own lengths (C-8) says more: see `contract_melds`.
     #[getter]
     fn contracts(&self) -> Vec<(u8, u8, bool)> {
         self.rules
             .contracts
             .iter()
-            .map(|c| (c.sets, c.runs, c.whole_hand))
+            .map(|c| (c.sets(), c.runs(), c.whole_hand))
             .collect()
     }
+    /// The melds the contract of `round` asks for: `[(kind, min cards, max cards or
+    /// None), ...]` (sets then runs as the rule set lists them), with the lengths a
+    /// go-down must have (C-8 per-meld minimums, the profile's opening sizes).
+    ///
+    /// >>> RuleSet().contract_melds(2)
+    /// [('set', 3, 3), ('run', 4, 4)]
+    /// >>> RuleSet("shanghai").contract_melds(8)
+    /// [('set', 3, None), ('set', 3, None), ('set', 3, None), ('run', 4, None)]
+    fn contract_melds(&self, round: &Bound<'_, PyAny>) -> PyResult<Vec<(&'static str, u8, Option<u8>)>> {
+        let contract = py_result(self.rules.contract_for(round_arg(round, &self.rules)?))?;
+        Ok(contract
+            .melds()
+            .iter()
+            .map(|spec| {
+                let (min, max) = self.rules.meld_range(spec, contract.whole_hand);
+                (spec.kind.as_str(), min, max)
+            })
+            .collect())
+    }
+    /// Is the go-down of `round` the whole hand with no discard (L-8, C-8 Shanghai's round 8)?
+    fn whole_hand(&self, round: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(py_result(self.rules.contract_for(round_arg(round, &self.rules)?))?.whole_hand)
+    }
+    /// The rank whose every card is wild (C-8 California: `"Q"`), or `None`.
+    #[getter]
+    fn wild_rank(&self) -> Option<&'static str> {
+        self.rules.wild_rank.map(Card::rank_str)
+    }
+    /// Is this card wild: a joker, or a card of the wild rank?
+    fn is_wild(&self, card: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.rules.is_wild(extract_card(card)?))
+    }
     /// A sentence per round, e.g. `"1 set + 1 run"`.
-    fn describe_contract(&self, round: u8) -> PyResult<String> {
-        Ok(py_result(self.rules.contract_for(round))?.describe())
+    fn describe_contract(&self, round: &Bound<'_, PyAny>) -> PyResult<String> {
+        Ok(py_result(self.rules.contract_for(round_arg(round, &self.rules)?))?.describe())
     }
     #[pyo3(signature = (players = None))]
     fn deck_size(&self, players: Option<u8>) -> usize {
@@ -224,7 +303,8 @@ impl PyRuleSet {
     }
     /// L-2.3: the cut size that earns the cut bonus in this round.
     #[pyo3(signature = (round, players = None))]
-    fn exact_cut(&self, round: u8, players: Option<u8>) -> PyResult<usize> {
+    fn exact_cut(&self, round: &Bound<'_, PyAny>, players: Option<u8>) -> PyResult<usize> {
+        let round = round_arg(round, &self.rules)?;
         py_result(
             self.rules
                 .exact_cut(round, players.unwrap_or(self.rules.default_players)),
@@ -288,6 +368,9 @@ impl PyMeld {
             MeldKind::Run => "run",
         }
     }
+    /// The cards. A run's are listed low to high, so each joker (or wild card, C-8)
+    /// stands for the position where it sits; a set's are in the order given (the
+    /// search gives its sets in card-id order, wild cards last).
     #[getter]
     fn cards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         cards_to_py(py, self.meld.cards())
@@ -302,7 +385,11 @@ impl PyMeld {
     fn suit(&self) -> Option<String> {
         self.meld.suit().map(|s| s.symbol().to_string())
     }
-    /// A run's (low, high) positions, 1..14 (ace low = 1, ace high = 14).
+    /// A run's (low, high) positions: A (low) = 1, 2..10, J = 11, Q = 12, K = 13 and
+    /// A (high) = 14 (L-4.3), so `(11, 14)` is J-Q-K-A. `None` for a set.
+    ///
+    /// >>> Meld.run("J♥ Q♥ K♥ A♥").span, Meld.run("A♥ 2♥ 3♥ 4♥").span
+    /// ((11, 14), (1, 4))
     #[getter]
     fn span(&self) -> Option<(u8, u8)> {
         self.meld.span()
@@ -358,8 +445,13 @@ pub fn parse_end(end: Option<&str>) -> PyResult<Option<End>> {
 /// Check a go-down for a round's contract (L-4.6, L-4.4, L-8) and return its melds.
 #[pyfunction]
 #[pyo3(signature = (melds, round, rules = None))]
-fn check_go_down(melds: &Bound<'_, PyAny>, round: u8, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Vec<PyMeld>> {
+fn check_go_down(
+    melds: &Bound<'_, PyAny>,
+    round: &Bound<'_, PyAny>,
+    rules: Option<PyRef<'_, PyRuleSet>>,
+) -> PyResult<Vec<PyMeld>> {
     let rules = rules_or_default(rules);
+    let round = round_arg(round, &rules)?;
     let contract = py_result(rules.contract_for(round))?;
     let mut groups = Vec::new();
     for g in melds.try_iter()? {

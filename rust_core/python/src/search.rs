@@ -17,6 +17,13 @@ use pyo3::types::PyList;
 
 /// One way to lay a round's contract: `melds` (sets, then runs, each in canonical
 /// order), the cards `left` in hand and their `points_left` (L-10.1).
+///
+/// Conventions: card ids are `suit * 13 + rank - 1` with suits ♠ ♥ ♦ ♣ and A = 1 …
+/// K = 13, the joker 52; a set's cards are sorted by id (jokers last), a run's low to
+/// high with each joker where it stands; the melds are the sets by card-id tuple,
+/// then the runs by card-id tuple. With wild cards (C-8 California) the search reads
+/// every wild card as a joker and then gives the melds the hand's wild cards in id
+/// order, reading the melds in order; the rest stay in `left`.
 #[pyclass(name = "GoDown", module = "liverpool._core", frozen, eq)]
 #[derive(Clone, PartialEq)]
 pub struct PyGoDown {
@@ -25,12 +32,13 @@ pub struct PyGoDown {
 
 #[pymethods]
 impl PyGoDown {
-    /// The melds: sets first, then runs, each group sorted by card ids.
+    /// The melds: sets first, then runs, each group sorted by card-id tuples; a run's
+    /// cards low to high (its `span` runs 1..14, 14 for a high ace).
     #[getter]
     fn melds(&self) -> Vec<PyMeld> {
         self.go_down.melds.iter().map(|m| PyMeld { meld: m.clone() }).collect()
     }
-    /// The cards that stay in hand, in card-id order.
+    /// The cards that stay in hand, in card-id order (♠ A..K, ♥, ♦, ♣, then jokers).
     #[getter]
     fn left<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         cards_to_py(py, &self.go_down.left.to_cards())
@@ -73,7 +81,7 @@ impl PyArrangement {
             .map(|m| PyMeld { meld: m.clone() })
             .collect()
     }
-    /// The cards in no meld, in card-id order.
+    /// The cards in no meld, in card-id order (♠ A..K, ♥, ♦, ♣, then jokers).
     #[getter]
     fn deadwood<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         cards_to_py(py, &self.arrangement.deadwood.to_cards())
@@ -200,7 +208,9 @@ fn has_contract(
 }
 
 /// The best go-down of `hand` for `round`: fewest points left in hand, then the
-/// smallest card ids left, then the smallest melds list. `None` without the contract.
+/// smallest card ids left (compared as sorted lists), then the smallest melds list.
+/// `None` without the contract. A contract meld with its own minimum (C-8, "one run
+/// of 7") is filled by a meld at least that long.
 ///
 /// >>> from liverpool import best_go_down
 /// >>> best = best_go_down("7♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥ 7♦", round=1)
@@ -221,8 +231,24 @@ fn best_go_down(
     Ok(found.map(|go_down| PyGoDown { go_down }))
 }
 
+/// The limit of `all_go_downs`: `None` is the default, 1000.
+fn limit_arg(limit: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    match limit {
+        None => Ok(1000),
+        Some(l) => match int_arg(l) {
+            Ok(n) if n >= 0 => Ok(n as usize),
+            // An int beyond 64 bits: no limit in practice, if it is positive.
+            Err(true) if l.gt(0)? => Ok(usize::MAX),
+            _ => Err(invalid_argument(format!(
+                "limit must be a non-negative integer, not {l}"
+            ))),
+        },
+    }
+}
+
 /// Every distinct go-down of `hand` for `round`, best first (the order of
-/// `best_go_down`), at most `limit` of them.
+/// `best_go_down`), at most `limit` of them. `liverpool.all_go_downs` wraps this
+/// to say whether the limit cut any off (`all_go_downs_limited`).
 ///
 /// >>> from liverpool import all_go_downs
 /// >>> [g.points_left for g in all_go_downs("7♠ 7♥ 7♦ 7♣ 9♠ 9♥ 9♦", round=1)]
@@ -238,29 +264,43 @@ fn all_go_downs(
     rules: Option<PyRef<'_, PyRuleSet>>,
     limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PyGoDown>> {
+    Ok(all_go_downs_limited(hand, round, rules, limit)?.0)
+}
+
+/// `(go-downs, truncated)`: `all_go_downs`, and whether the hand has more distinct
+/// go-downs than `limit` let through.
+///
+/// >>> from liverpool._core import all_go_downs_limited
+/// >>> found, truncated = all_go_downs_limited("7♠ 7♥ 7♦ 7♣ 9♠ 9♥ 9♦", round=1, limit=3)
+/// >>> len(found), truncated
+/// (3, True)
+#[pyfunction]
+#[pyo3(
+    signature = (hand, round, rules = None, limit = None),
+    text_signature = "(hand, round, rules=None, limit=1000)"
+)]
+fn all_go_downs_limited(
+    hand: &Bound<'_, PyAny>,
+    round: &Bound<'_, PyAny>,
+    rules: Option<PyRef<'_, PyRuleSet>>,
+    limit: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Vec<PyGoDown>, bool)> {
     let rules = rules_ref(&rules);
     let contract = contract_of(round, rules)?;
-    // The default is written in the text signature; `None` means it too.
-    let limit = match limit {
-        None => 1000,
-        Some(l) => match int_arg(l) {
-            Ok(n) if n >= 0 => n as usize,
-            // An int beyond 64 bits: no limit in practice, if it is positive.
-            Err(true) if l.gt(0)? => usize::MAX,
-            _ => {
-                return Err(invalid_argument(format!(
-                    "limit must be a non-negative integer, not {l}"
-                )))
-            }
-        },
-    };
-    let found = search::all_go_downs(&hand_of(hand, rules)?, &contract, rules, limit);
-    Ok(found.into_iter().map(|go_down| PyGoDown { go_down }).collect())
+    let limit = limit_arg(limit)?;
+    let found = search::all_go_downs_limited(&hand_of(hand, rules)?, &contract, rules, limit);
+    Ok((
+        found.go_downs.into_iter().map(|go_down| PyGoDown { go_down }).collect(),
+        found.truncated,
+    ))
 }
 
 /// The cards that would give `hand` the contract of `round`, each with how many
 /// copies are still unseen (the deck for `players`, minus the hand, minus `seen`),
-/// sorted by card id. Empty if the hand already holds the contract.
+/// sorted by card id (♠ A..K, ♥, ♦, ♣, then the joker). In rounds 1–6 a hand that
+/// already holds the contract has no outs; in a whole-hand round (L-8, round 7) the
+/// outs are the cards that keep a whole-hand go-down after the draw, even for a hand
+/// that already makes one.
 ///
 /// >>> from liverpool import outs
 /// >>> [(str(card), unseen) for card, unseen in outs("7♠ 7♥ 9♠ 9♥ 9♦ 3♣", round=1, seen=["7♦"])]
@@ -317,17 +357,18 @@ fn run_batch<T: Send>(
 }
 
 /// `best_go_down(hand, round).points_left` for each row of `hands` (an `(n, k)` uint8
-/// array of card ids, 255 pads short hands), `-1` where there is no go-down. Runs in
-/// parallel without the GIL; the result does not depend on `threads`.
+/// array of card ids, 255 pads short hands): the points *left in hand* after the best
+/// go-down, `-1` where there is no go-down. Runs in parallel without the GIL; the
+/// result does not depend on `threads`.
 ///
 /// >>> import numpy as np
-/// >>> from liverpool import Card, best_go_down_points_batch
+/// >>> from liverpool import Card, best_go_down_points_left_batch
 /// >>> ids = [Card(c).id for c in "7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣".split()]
-/// >>> best_go_down_points_batch(np.array([ids, ids[1:] + [255]], dtype=np.uint8), round=1)
+/// >>> best_go_down_points_left_batch(np.array([ids, ids[1:] + [255]], dtype=np.uint8), round=1)
 /// array([ 3, -1], dtype=int32)
 #[pyfunction]
 #[pyo3(signature = (hands, round, rules = None, threads = None))]
-fn best_go_down_points_batch<'py>(
+fn best_go_down_points_left_batch<'py>(
     py: Python<'py>,
     hands: &Bound<'py, PyAny>,
     round: &Bound<'py, PyAny>,
@@ -339,12 +380,12 @@ fn best_go_down_points_batch<'py>(
     let threads = threads_arg(threads)?;
     let (bytes, width) = batch_of(hands)?;
     let out = run_batch(py, threads, || {
-        search::best_go_down_points_batch(&bytes, width, &contract, rules)
+        search::best_go_down_points_left_batch(&bytes, width, &contract, rules)
     })?;
     Ok(out.into_pyarray(py))
 }
 
-/// `has_contract(hand, round)` for each row of `hands` (see `best_go_down_points_batch`).
+/// `has_contract(hand, round)` for each row of `hands` (see `best_go_down_points_left_batch`).
 ///
 /// >>> import numpy as np
 /// >>> from liverpool import Card, has_contract_batch
@@ -371,7 +412,7 @@ fn has_contract_batch<'py>(
 }
 
 /// `best_arrangement(hand).points` for each row of `hands` (see
-/// `best_go_down_points_batch`).
+/// `best_go_down_points_left_batch`).
 ///
 /// >>> import numpy as np
 /// >>> from liverpool import Card, deadwood_batch
@@ -399,9 +440,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(has_contract, m)?)?;
     m.add_function(wrap_pyfunction!(best_go_down, m)?)?;
     m.add_function(wrap_pyfunction!(all_go_downs, m)?)?;
+    m.add_function(wrap_pyfunction!(all_go_downs_limited, m)?)?;
     m.add_function(wrap_pyfunction!(outs, m)?)?;
     m.add_function(wrap_pyfunction!(best_arrangement, m)?)?;
-    m.add_function(wrap_pyfunction!(best_go_down_points_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(best_go_down_points_left_batch, m)?)?;
     m.add_function(wrap_pyfunction!(has_contract_batch, m)?)?;
     m.add_function(wrap_pyfunction!(deadwood_batch, m)?)?;
     Ok(())

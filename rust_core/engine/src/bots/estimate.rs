@@ -219,7 +219,7 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
     // Per suit: the best window and the mask it was computed for.
     let mut suit_best: [Option<(u32, u8)>; 4] = [None; 4];
     let mut scanned: [Option<PositionMask>; 4] = [None; 4];
-    let (mut sets_left, mut runs_left) = (contract.sets as u32, contract.runs as u32);
+    let (mut sets_left, mut runs_left) = (contract.sets() as u32, contract.runs() as u32);
     let mut fillable = 0u32; // gaps a joker may fill
     let mut natural_gaps = 0u32; // gaps only a natural card may fill
     while sets_left + runs_left > 0 {
@@ -378,10 +378,10 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
         return true;
     }
     let rank = card.rank();
-    if contract.sets > 0 && Suit::ALL.iter().any(|&s| hand.get(Card::new(rank, s)) > 0) {
+    if contract.sets() > 0 && Suit::ALL.iter().any(|&s| hand.get(Card::new(rank, s)) > 0) {
         return true;
     }
-    if contract.runs > 0 {
+    if contract.runs() > 0 {
         let run_len = if contract.whole_hand {
             rules.whole_hand_run_min
         } else {

@@ -44,7 +44,7 @@ use std::sync::Arc;
 /// choice); runs alone can be off by one, a mix of sets and runs by two. A whole
 /// hand (L-8) is always searched: with jokers its estimate can be off by three.
 pub(crate) fn exact_check_missing(contract: &Contract) -> u32 {
-    match (contract.whole_hand, contract.sets > 0, contract.runs > 0) {
+    match (contract.whole_hand, contract.sets() > 0, contract.runs() > 0) {
         (true, ..) => u32::MAX,
         (false, true, true) => 2,
         (false, false, true) => 1,
@@ -60,18 +60,22 @@ pub(crate) fn exact_check_missing(contract: &Contract) -> u32 {
 /// easier to hold. For a whole hand of runs (L-8), not unless every card has a run
 /// it could be in. These checks cost much less than a failed search.
 pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &RuleSet, missing: u32) -> bool {
+    if rules.wild_rank.is_some() {
+        // C-8 California: the estimate counts only jokers as wild, so it is no guide.
+        return true;
+    }
     if contract.whole_hand {
         // The estimate is no guide here; each card must at least have a run to be in.
-        return contract.sets > 0 || every_card_could_run(hand, rules.whole_hand_run_min);
+        return contract.sets() > 0 || every_card_could_run(hand, rules.whole_hand_run_min);
     }
     if missing > exact_check_missing(contract) {
         return false;
     }
-    if contract.sets == 0 || contract.runs == 0 {
+    if contract.sets() == 0 || contract.runs() == 0 {
         return true;
     }
-    let sets = Contract { runs: 0, ..*contract };
-    let runs = Contract { sets: 0, ..*contract };
+    let sets = contract.only(MeldKind::Set);
+    let runs = contract.only(MeldKind::Run);
     cards_missing(hand, &sets, rules) == 0 && cards_missing(hand, &runs, rules) <= exact_check_missing(&runs)
 }
 
@@ -221,7 +225,7 @@ impl GreedyBot {
     /// The rules `best_arrangement` should use for the current contract: only the
     /// meld kinds the contract asks for.
     fn arrangement_rules<'a>(&'a self, state: &'a GameState, contract: &Contract) -> &'a RuleSet {
-        match (&self.focus, contract.sets > 0, contract.runs > 0) {
+        match (&self.focus, contract.sets() > 0, contract.runs() > 0) {
             (Some(focus), true, false) => &focus.sets_only,
             (Some(focus), false, true) => &focus.runs_only,
             _ => state.rules(),
@@ -312,7 +316,7 @@ impl GreedyBot {
         free.0[JOKER_ID as usize] = 0;
         // Searching only the free cards keeps the arrangement small and cheap; most
         // of the time they cannot form a meld at all and need no search.
-        let loose = if could_meld(&free, contract.sets > 0, contract.runs > 0, rules) {
+        let loose = if could_meld(&free, contract.sets() > 0, contract.runs() > 0, rules) {
             best_arrangement(&free, self.arrangement_rules(state, &contract)).deadwood
         } else {
             free

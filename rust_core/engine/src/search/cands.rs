@@ -23,26 +23,6 @@ pub(crate) struct Sizes {
 }
 
 impl Sizes {
-    /// Opening sizes of a go-down (L-4.1, L-4.2); whole-hand contracts (L-8.2) have no
-    /// maximum and their own run minimum.
-    pub fn go_down(rules: &RuleSet, whole_hand: bool) -> Sizes {
-        if whole_hand {
-            Sizes {
-                set_min: rules.set_size_min as u32,
-                set_max: u32::MAX,
-                run_min: rules.whole_hand_run_min as u32,
-                run_max: 14,
-            }
-        } else {
-            Sizes {
-                set_min: rules.set_size_min as u32,
-                set_max: rules.set_size_max.map_or(u32::MAX, |m| m as u32),
-                run_min: rules.run_size_min as u32,
-                run_max: rules.run_size_max.map_or(14, |m| (m as u32).min(14)),
-            }
-        }
-    }
-
     /// Any legal meld, of any length (best_arrangement).
     pub fn any_length(rules: &RuleSet) -> Sizes {
         Sizes {

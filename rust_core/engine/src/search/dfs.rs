@@ -1,9 +1,13 @@
 //! The depth-first search behind every public search function.
 //!
 //! A go-down search fills the contract's slots in a fixed order, runs first, then
-//! sets. Each slot takes a candidate meld (see `cands.rs`) whose index in its list is
-//! not below the previous slot's of the same kind, so each multiset of melds is met
-//! exactly once. A [`Goal`] decides what a complete go-down means (stop at the first,
+//! sets, longest minimum first. A slot is one meld of the contract with its length
+//! range ([`RuleSet::meld_range`]); consecutive slots with the same kind and range
+//! form a class. Each slot takes a candidate meld (see `cands.rs`) of its length
+//! whose index in its list is not below the previous slot's of the same class, so
+//! each multiset of melds is met once per way of sharing it between classes (once in
+//! every preset, where a kind has one class; `Collect` removes the repeats a custom
+//! contract with several lengths of one kind can give). A [`Goal`] decides what a complete go-down means (stop at the first,
 //! keep the best, collect all) and which partial ones are still worth extending,
 //! given an upper bound on the points they can still put into melds.
 //!
@@ -12,7 +16,7 @@
 use super::cands::{push_runs, push_sets, Cand, Pool, Sizes};
 use crate::card::{CARD_KINDS, JOKER_ID};
 use crate::meld::MeldKind;
-use crate::rules::{Contract, RuleSet};
+use crate::rules::{Contract, RuleSet, MAX_CONTRACT_MELDS};
 use std::cmp::Ordering;
 
 /// Reusable buffers, so that a batch allocates once per worker, not once per hand.
@@ -95,8 +99,24 @@ pub(crate) struct GoDownSearch<'a> {
     pub n_sets: usize,
     pub whole_hand: bool,
     adjacency: bool,
-    sizes: Sizes,
+    slots: [Slot; MAX_CONTRACT_MELDS],
     pub total_points: u32,
+}
+
+/// One meld of the contract as the search fills it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    min: u32,
+    max: u32,
+    /// Does it share kind and range with the slot before it?
+    same_as_previous: bool,
+    /// Slots of its class from this one on, this one included.
+    class_left: u32,
+    /// Most points the slots after its class can put in melds (best candidate of their kind each).
+    others_best: u32,
+    /// Fewest and most cards the slots after this one need and can hold.
+    min_after: u32,
+    cap_after: u32,
 }
 
 /// Rank classes (0 = joker, 1..=13 = ace..king) by points, highest first. Points
@@ -125,24 +145,53 @@ pub(crate) fn search_go_down<G: Goal>(
     goal: &mut G,
 ) {
     let points = rules.points_by_id();
-    let sizes = Sizes::go_down(rules, contract.whole_hand);
-    let n_runs = contract.runs as usize;
-    let n_sets = contract.sets as usize;
+    // Slots: runs then sets, longest minimum first.
+    let mut ranges: Vec<(MeldKind, u32, u32)> = contract
+        .melds()
+        .iter()
+        .map(|spec| {
+            let (min, max) = rules.meld_range(spec, contract.whole_hand);
+            let top = match spec.kind {
+                MeldKind::Run => 14,
+                MeldKind::Set => u32::MAX,
+            };
+            (spec.kind, min as u32, max.map_or(top, |m| (m as u32).min(top)))
+        })
+        .collect();
+    ranges.sort_by_key(|&(kind, min, max)| (kind == MeldKind::Set, std::cmp::Reverse(min), std::cmp::Reverse(max)));
+    let n_runs = ranges.iter().filter(|r| r.0 == MeldKind::Run).count();
+    let n_sets = ranges.len() - n_runs;
     let cards: u32 = hand.iter().map(|&n| n as u32).sum();
 
     // Count-based feasibility: enough cards for the minimum sizes; a whole hand must
     // also fit the maximum sizes.
-    let min_cards = n_sets as u64 * sizes.set_min as u64 + n_runs as u64 * sizes.run_min as u64;
+    let min_cards: u64 = ranges.iter().map(|r| r.1 as u64).sum();
     if (cards as u64) < min_cards {
         return;
     }
     if contract.whole_hand {
-        let max_cards = if n_sets > 0 { u64::MAX } else { n_runs as u64 * 14 };
+        let max_cards: u64 = ranges.iter().map(|r| r.2 as u64).fold(0, u64::saturating_add);
         if cards as u64 > max_cards {
             return;
         }
     }
 
+    // Candidates of each kind, within the widest range of that kind's slots.
+    let sizes_of = |kind: MeldKind| {
+        let of_kind = ranges.iter().filter(|r| r.0 == kind);
+        (
+            of_kind.clone().map(|r| r.1).min().unwrap_or(u32::MAX),
+            of_kind.map(|r| r.2).max().unwrap_or(0),
+        )
+    };
+    let (run_min, run_max) = sizes_of(MeldKind::Run);
+    let (set_min, set_max) = sizes_of(MeldKind::Set);
+    let sizes = Sizes {
+        set_min,
+        set_max,
+        run_min,
+        run_max,
+    };
     scratch.runs.clear();
     scratch.sets.clear();
     if n_runs > 0 {
@@ -163,6 +212,40 @@ pub(crate) fn search_go_down<G: Goal>(
             sort_candidates(&mut scratch.sets);
         }
     }
+    let best_run = scratch.runs.first().map_or(0, |c| c.points);
+    let best_set = scratch.sets.first().map_or(0, |c| c.points);
+    let mut slots = [Slot::default(); MAX_CONTRACT_MELDS];
+    let total = ranges.len();
+    for i in (0..total).rev() {
+        let (_, min, max) = ranges[i];
+        let same_as_previous = i > 0 && ranges[i - 1] == ranges[i];
+        let same_as_next = i + 1 < total && ranges[i + 1] == ranges[i];
+        let (class_left, others_best) = if same_as_next {
+            (slots[i + 1].class_left + 1, slots[i + 1].others_best)
+        } else {
+            let after: u32 = ranges[i + 1..]
+                .iter()
+                .map(|r| if r.0 == MeldKind::Run { best_run } else { best_set })
+                .sum();
+            (1, after)
+        };
+        let (min_after, cap_after) = if i + 1 < total {
+            let next = &slots[i + 1];
+            let (nmin, nmax) = (ranges[i + 1].1, ranges[i + 1].2);
+            (next.min_after + nmin, next.cap_after.saturating_add(nmax))
+        } else {
+            (0, 0)
+        };
+        slots[i] = Slot {
+            min,
+            max,
+            same_as_previous,
+            class_left,
+            others_best,
+            min_after,
+            cap_after,
+        };
+    }
     let search = GoDownSearch {
         points,
         order: class_order(rules),
@@ -172,7 +255,7 @@ pub(crate) fn search_go_down<G: Goal>(
         n_sets,
         whole_hand: contract.whole_hand,
         adjacency: rules.same_suit_runs_need_gap,
-        sizes,
+        slots,
         total_points: pool_points(hand, &points),
     };
     scratch.chosen.clear();
@@ -213,23 +296,6 @@ impl GoDownSearch<'_> {
         sum
     }
 
-    /// Most cards the slots from `slot` on can hold.
-    fn capacity_from(&self, slot: usize) -> u32 {
-        let runs_left = self.n_runs.saturating_sub(slot) as u32;
-        let sets_left = (self.n_runs + self.n_sets - slot.max(self.n_runs)) as u32;
-        if sets_left > 0 && self.sizes.set_max == u32::MAX {
-            return u32::MAX;
-        }
-        runs_left * self.sizes.run_max + sets_left * self.sizes.set_max
-    }
-
-    /// Fewest cards the slots from `slot` on need.
-    fn min_cards_from(&self, slot: usize) -> u32 {
-        let runs_left = self.n_runs.saturating_sub(slot) as u32;
-        let sets_left = (self.n_runs + self.n_sets - slot.max(self.n_runs)) as u32;
-        runs_left * self.sizes.run_min + sets_left * self.sizes.set_min
-    }
-
     /// L-4.4: would this run touch, end to end, a same-suit run already chosen?
     fn touches_chosen_run(&self, cand: &Cand, node: &Node) -> bool {
         let (lo, hi) = cand.span();
@@ -253,33 +319,21 @@ impl GoDownSearch<'_> {
             return goal.leaf(self, node);
         }
         let is_run = slot < self.n_runs;
-        let (list, from, same_left, other_left, other_best) = if is_run {
-            let from = if slot == 0 { 0 } else { node.chosen[slot - 1] as usize };
-            let other_best = self.sets.first().map_or(0, |c| c.points);
-            (
-                self.runs,
-                from,
-                (self.n_runs - slot) as u32,
-                self.n_sets as u32,
-                other_best,
-            )
+        let spec = &self.slots[slot];
+        let list = if is_run { self.runs } else { self.sets };
+        let from = if spec.same_as_previous {
+            node.chosen[slot - 1] as usize
         } else {
-            let from = if slot == self.n_runs {
-                0
-            } else {
-                node.chosen[slot - 1] as usize
-            };
-            (self.sets, from, (total - slot) as u32, 0, 0)
+            0
         };
         let last = slot + 1 == total;
-        let cap_after = self.capacity_from(slot + 1);
-        let min_after = self.min_cards_from(slot + 1);
+        let (cap_after, min_after) = (spec.cap_after, spec.min_after);
         for (k, cand) in list.iter().enumerate().skip(from) {
-            // Later candidates, and later slots of this kind, score no more than this one.
-            if !goal.worth(node.used + cand.points * same_left + other_best * other_left) {
+            // Later candidates, and later slots of this class, score no more than this one.
+            if !goal.worth(node.used + cand.points * spec.class_left + spec.others_best) {
                 break;
             }
-            if !cand.fits(&node.pool) {
+            if cand.len < spec.min || cand.len > spec.max || !cand.fits(&node.pool) {
                 continue;
             }
             if self.whole_hand {
@@ -443,13 +497,20 @@ impl Goal for BestKey {
 pub(crate) struct Collect {
     pub found: Vec<Found>,
     pub limit: usize,
+    /// Were go-downs beyond `limit` dropped?
+    pub truncated: bool,
 }
 
 impl Collect {
-    /// Sort and keep the `limit` smallest.
+    /// Sort, drop repeats (a custom contract can meet one go-down twice) and keep the
+    /// `limit` smallest; remember whether any was dropped.
     pub fn trim(&mut self) {
         self.found.sort_by(found_cmp);
-        self.found.truncate(self.limit);
+        self.found.dedup_by(|a, b| found_cmp(a, b) == Ordering::Equal);
+        if self.found.len() > self.limit {
+            self.truncated = true;
+            self.found.truncate(self.limit);
+        }
     }
 }
 

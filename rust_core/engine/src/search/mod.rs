@@ -9,11 +9,19 @@
 //!   naturals, ace low or high, no wrap) of an opening size (L-4.1, L-4.2), with no two
 //!   same-suit runs touching end to end when the rule set says so (L-4.4). A whole-hand
 //!   contract (L-8) uses the entire hand, runs of any length ≥ `whole_hand_run_min`.
+//!   A contract's melds may each have their own minimum length (C-8): each meld of a
+//!   go-down fills one of the contract's melds of its kind, of that meld's length
+//!   range ([`RuleSet::meld_range`]).
 //! - A meld is identified by its **canonical** cards: a set's sorted by card id (jokers
 //!   last), a run's low to high with each joker where it stands. A go-down's `melds`
 //!   list is its sets by card-id tuple, then its runs by card-id tuple.
 //! - Go-downs are ordered by points left in hand, then the sorted ids of the cards left
 //!   (lexicographic), then the melds list (lexicographic over the tuples).
+//! - **Wild cards** (C-8 California: the wild rank): the search sees every wild card
+//!   as a joker (id 52), so all the definitions above read the hand in that *joker
+//!   form*; then the wild cards are named: reading the melds list in order (a set's
+//!   cards naturals first, a run's low to high), each joker place takes the hand's
+//!   next wild card by id, and the wild cards left over stay in hand.
 //!
 //! Hands are [`CardCounts`]; counts beyond the deck are the caller's concern (the
 //! Python binding refuses them): the search stays correct, only slower.
@@ -30,7 +38,7 @@ use crate::meld::{Meld, MeldKind};
 use crate::msg;
 use crate::rules::{Contract, RuleSet};
 use arrange::{search_arrangement, ArrangeMode};
-use cands::Cand;
+use cands::{Cand, Pool};
 use dfs::{search_go_down, BestKey, Collect, Exists, Found, MaxPoints, Scratch};
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -71,27 +79,66 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
     })
 }
 
-/// Build the engine meld of a search candidate. The search only produces legal melds,
-/// so a failure here is a bug in the search, not bad input.
-fn to_meld(cand: &Cand, rules: &RuleSet) -> Meld {
-    let cards: Vec<Card> = cand
-        .ids()
-        .map(|id| Card::from_id(id).expect("search ids are 0..=52"))
-        .collect();
-    let meld = match cand.kind {
-        MeldKind::Set => Meld::set(&cards, rules),
-        // Lengths were checked by the search (whole-hand runs have their own minimum).
-        MeldKind::Run => Meld::run_min_len(&cards, rules, 1),
-    };
-    meld.expect("the search builds only legal melds")
+/// The hand as the search sees it: every wild card counted as a joker (id 52).
+fn joker_form(hand: &CardCounts, rules: &RuleSet) -> Pool {
+    let mut pool = hand.0;
+    if let Some(rank) = rules.wild_rank {
+        for suit in 0..4u8 {
+            let id = (suit * 13 + rank - 1) as usize;
+            pool[JOKER_ID as usize] = pool[JOKER_ID as usize].saturating_add(pool[id]);
+            pool[id] = 0;
+        }
+    }
+    pool
 }
 
-fn go_down_of(found: &Found, rules: &RuleSet) -> GoDown {
-    let points = rules.points_by_id();
+/// Name the joker places of joker-form melds with the hand's wild cards (see the
+/// module docs) and return the melds with the cards left over. Without a wild rank
+/// the joker form is the hand itself.
+fn name_melds(cands: &[Cand], hand: &CardCounts, rules: &RuleSet) -> (Vec<Meld>, CardCounts) {
+    let mut wilds = hand
+        .to_cards()
+        .into_iter()
+        .filter(|&c| rules.is_wild(c))
+        .collect::<Vec<_>>()
+        .into_iter();
+    let mut left = *hand;
+    let melds = cands
+        .iter()
+        .map(|cand| {
+            let cards: Vec<Card> = cand
+                .ids()
+                .map(|id| {
+                    let card = Card::from_id(id).expect("search ids are 0..=52");
+                    if id == JOKER_ID {
+                        wilds.next().expect("the hand holds every wild card the search used")
+                    } else {
+                        card
+                    }
+                })
+                .collect();
+            for &c in &cards {
+                left.0[c.id() as usize] -= 1;
+            }
+            // The search only produces legal melds, so a failure here is a bug in the
+            // search, not bad input. Lengths were checked by the search (whole-hand
+            // runs have their own minimum).
+            let meld = match cand.kind {
+                MeldKind::Set => Meld::set(&cards, rules),
+                MeldKind::Run => Meld::run_min_len(&cards, rules, 1),
+            };
+            meld.expect("the search builds only legal melds")
+        })
+        .collect();
+    (melds, left)
+}
+
+fn go_down_of(found: &Found, hand: &CardCounts, rules: &RuleSet) -> GoDown {
+    let (melds, left) = name_melds(&found.melds, hand, rules);
     GoDown {
-        melds: found.melds.iter().map(|c| to_meld(c, rules)).collect(),
-        left: CardCounts(found.left),
-        points_left: dfs::pool_points(&found.left, &points),
+        melds,
+        left,
+        points_left: rules.points_of(&left.to_cards()),
     }
 }
 
@@ -99,7 +146,7 @@ fn go_down_of(found: &Found, rules: &RuleSet) -> GoDown {
 pub fn has_contract(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> bool {
     with_scratch(|scratch| {
         let mut goal = Exists { found: false };
-        search_go_down(&hand.0, contract, rules, scratch, &mut goal);
+        search_go_down(&joker_form(hand, rules), contract, rules, scratch, &mut goal);
         goal.found
     })
 }
@@ -109,41 +156,71 @@ pub fn has_contract(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> 
 pub fn best_go_down(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Option<GoDown> {
     with_scratch(|scratch| {
         let mut goal = BestKey::default();
-        search_go_down(&hand.0, contract, rules, scratch, &mut goal);
-        goal.best.map(|found| go_down_of(&found, rules))
+        search_go_down(&joker_form(hand, rules), contract, rules, scratch, &mut goal);
+        goal.best.map(|found| go_down_of(&found, hand, rules))
     })
 }
 
 /// `best_go_down(..).points_left` without building the go-down (faster: no tie-break).
-pub fn best_go_down_points(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Option<u32> {
+pub fn best_go_down_points_left(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Option<u32> {
     with_scratch(|scratch| {
+        let pool = joker_form(hand, rules);
         let mut goal = MaxPoints { best: None };
-        search_go_down(&hand.0, contract, rules, scratch, &mut goal);
-        let total = dfs::pool_points(&hand.0, &rules.points_by_id());
+        search_go_down(&pool, contract, rules, scratch, &mut goal);
+        let total = dfs::pool_points(&pool, &rules.points_by_id());
         goal.best.map(|used| total - used)
     })
 }
 
+/// The old name of [`best_go_down_points_left`]: the points are those left in hand.
+#[deprecated(note = "renamed best_go_down_points_left: the points are those left in hand")]
+pub fn best_go_down_points(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Option<u32> {
+    best_go_down_points_left(hand, contract, rules)
+}
+
+/// Go-downs up to a limit, and whether the limit cut any off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoDownList {
+    /// In [`best_go_down`] order.
+    pub go_downs: Vec<GoDown>,
+    /// `true` when the hand has more distinct go-downs than the limit let through.
+    pub truncated: bool,
+}
+
 /// Every distinct go-down, in [`best_go_down`] order, at most `limit` of them.
 pub fn all_go_downs(hand: &CardCounts, contract: &Contract, rules: &RuleSet, limit: usize) -> Vec<GoDown> {
+    all_go_downs_limited(hand, contract, rules, limit).go_downs
+}
+
+/// [`all_go_downs`], saying whether it stopped at `limit` (more go-downs exist).
+pub fn all_go_downs_limited(hand: &CardCounts, contract: &Contract, rules: &RuleSet, limit: usize) -> GoDownList {
     if limit == 0 {
-        return Vec::new();
+        return GoDownList {
+            go_downs: Vec::new(),
+            truncated: has_contract(hand, contract, rules),
+        };
     }
     with_scratch(|scratch| {
         let mut goal = Collect {
             found: Vec::new(),
             limit,
+            truncated: false,
         };
-        search_go_down(&hand.0, contract, rules, scratch, &mut goal);
+        search_go_down(&joker_form(hand, rules), contract, rules, scratch, &mut goal);
         goal.trim();
-        goal.found.iter().map(|found| go_down_of(found, rules)).collect()
+        GoDownList {
+            go_downs: goal.found.iter().map(|found| go_down_of(found, hand, rules)).collect(),
+            truncated: goal.truncated,
+        }
     })
 }
 
 /// The cards that would give `hand` the contract: each card id `c` (naturals, and the
 /// joker if the deck for `players` has jokers) such that `hand + c` holds the contract,
 /// with how many copies are unseen: `max(0, deck copies - in hand - in seen)`. Sorted by
-/// card id; empty if `hand` already holds the contract.
+/// card id. A hand that already holds a contract of rounds 1–6 has no outs (every card
+/// would do); for a whole-hand contract (L-8) the outs are the cards that keep a
+/// whole-hand go-down, whether or not `hand` already makes one.
 pub fn outs(
     hand: &CardCounts,
     contract: &Contract,
@@ -151,7 +228,7 @@ pub fn outs(
     seen: &CardCounts,
     players: u8,
 ) -> Vec<(Card, u8)> {
-    if has_contract(hand, contract, rules) {
+    if !contract.whole_hand && has_contract(hand, contract, rules) {
         return Vec::new();
     }
     let (_, deck_jokers) = rules.deck_for(players);
@@ -183,10 +260,11 @@ pub fn outs(
 /// list, then (for card groups that read both as a set and a run) the most sets.
 pub fn best_arrangement(hand: &CardCounts, rules: &RuleSet) -> Arrangement {
     with_scratch(|scratch| {
-        let best = search_arrangement(&hand.0, rules, scratch, ArrangeMode::Exact);
+        let best = search_arrangement(&joker_form(hand, rules), rules, scratch, ArrangeMode::Exact);
+        let (melds, deadwood) = name_melds(&best.melds, hand, rules);
         Arrangement {
-            melds: best.melds.iter().map(|c| to_meld(c, rules)).collect(),
-            deadwood: CardCounts(best.deadwood),
+            melds,
+            deadwood,
             points: best.deadwood_points,
         }
     })
@@ -194,7 +272,9 @@ pub fn best_arrangement(hand: &CardCounts, rules: &RuleSet) -> Arrangement {
 
 /// `best_arrangement(..).points` without the tie-break (faster).
 pub fn deadwood(hand: &CardCounts, rules: &RuleSet) -> u32 {
-    with_scratch(|scratch| search_arrangement(&hand.0, rules, scratch, ArrangeMode::PointsOnly).deadwood_points)
+    with_scratch(|scratch| {
+        search_arrangement(&joker_form(hand, rules), rules, scratch, ArrangeMode::PointsOnly).deadwood_points
+    })
 }
 
 // ---------------------------------------------------------------------------------
@@ -269,7 +349,7 @@ fn check_rows(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Result<()> {
 
 /// `best_go_down(hand).points_left` for every row, `-1` where there is none. Runs in
 /// parallel on the current rayon pool; the result does not depend on the thread count.
-pub fn best_go_down_points_batch(
+pub fn best_go_down_points_left_batch(
     hands: &[u8],
     hand_width: usize,
     contract: &Contract,
@@ -281,8 +361,19 @@ pub fn best_go_down_points_batch(
     }
     Ok(hands
         .par_chunks(hand_width)
-        .map(|row| best_go_down_points(&row_hand(row), contract, rules).map_or(-1, |p| p as i32))
+        .map(|row| best_go_down_points_left(&row_hand(row), contract, rules).map_or(-1, |p| p as i32))
         .collect())
+}
+
+/// The old name of [`best_go_down_points_left_batch`].
+#[deprecated(note = "renamed best_go_down_points_left_batch: the points are those left in hand")]
+pub fn best_go_down_points_batch(
+    hands: &[u8],
+    hand_width: usize,
+    contract: &Contract,
+    rules: &RuleSet,
+) -> Result<Vec<i32>> {
+    best_go_down_points_left_batch(hands, hand_width, contract, rules)
 }
 
 /// `has_contract(hand)` for every row (see [`best_go_down_points_batch`]).

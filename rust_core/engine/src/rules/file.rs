@@ -1,0 +1,638 @@
+//! Rule set files written by users (issue 7 part 4): TOML or JSON.
+//!
+//! ```toml
+//! base = "contract"             # a preset to start from
+//! name = "house"                # optional; default "<base>-custom"
+//! deal_sizes = [10, 10, 10, 10, 12, 12, 12]
+//! contracts = [
+//!   { sets = 2 },
+//!   { sets = 1, runs = 1 },
+//!   { melds = [{ kind = "run", min = 7 }] },   # round 3: one run of 7 (C-8)
+//!   { sets = 3 },
+//!   { sets = 2, runs = 1 },
+//!   { sets = 1, runs = 2 },
+//!   { runs = 3, whole_hand = true },
+//! ]
+//! points = { Q = 20 }           # tables merge into the base's; other values replace
+//! buy_limit_per_round = "none"  # "none" clears an optional option (TOML has no null)
+//! ```
+//!
+//! A file without `base` must give every option (what [`RuleSet::to_toml`] and
+//! [`RuleSet::to_json`] write). Unknown keys are refused with their path and the
+//! nearest known key; values of the wrong type with their path and what was
+//! expected; impossible values by [`RuleSet::validate`], with the key and the reason.
+
+use super::{invalid, Contract, RuleSet, RANK_KEYS};
+use crate::error::{Error, ErrorCode, Result};
+use crate::msg;
+use serde_json::{Map, Value};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// One option of a rule set, for users: its key, the rules it models and a sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleOption {
+    pub key: &'static str,
+    /// The RULES.md ids it models.
+    pub rules: &'static str,
+    pub doc: &'static str,
+    /// May be "none" (null in JSON); left out of a complete rule set, it is none.
+    pub optional: bool,
+}
+
+const fn opt(key: &'static str, rules: &'static str, doc: &'static str) -> RuleOption {
+    RuleOption {
+        key,
+        rules,
+        doc,
+        optional: false,
+    }
+}
+
+const fn opt_none(key: &'static str, rules: &'static str, doc: &'static str) -> RuleOption {
+    RuleOption {
+        key,
+        rules,
+        doc,
+        optional: true,
+    }
+}
+
+/// Every option of a rule set, in the order files list them. A test keeps it equal
+/// to the fields of [`RuleSet`]; `docs/rule-options.md` is generated from it.
+pub const RULE_OPTIONS: &[RuleOption] = &[
+    opt("name", "", "the rule set's name (a preset's name for a preset)"),
+    opt("min_players", "L-1.1, C-1", "fewest players"),
+    opt("max_players", "L-1.1, C-1", "most players"),
+    opt("default_players", "L-1.1", "players when none is given"),
+    opt(
+        "deck_tiers",
+        "L-1.2, C-1, W-1",
+        "the deck by player count: up to max_players players, decks x 52 cards plus jokers",
+    ),
+    opt("deal_sizes", "L-2.5, C-3, W-3, C-8", "cards dealt to each player, one number per round"),
+    opt(
+        "contracts",
+        "L-3, L-8, C-8",
+        "each round's contract: { sets = N, runs = M }, or meld by meld { melds = [{ kind = \"run\", min = 7 }] }; whole_hand = true lays the whole hand with no discard",
+    ),
+    opt_none(
+        "wild_rank",
+        "C-8",
+        "a rank whose every card is wild, exactly as a joker (California: \"Q\"); none = only jokers",
+    ),
+    opt("set_size_min", "L-4.1, C-4", "fewest cards in a set"),
+    opt_none(
+        "set_size_max",
+        "L-4.1, C-4",
+        "most cards in a set at go-down (never below a meld's own minimum); none = no limit",
+    ),
+    opt("run_size_min", "L-4.2, C-4", "fewest cards in a run"),
+    opt_none(
+        "run_size_max",
+        "L-4.2, C-4",
+        "most cards in a run at go-down (never below a meld's own minimum); none = no limit",
+    ),
+    opt("whole_hand_run_min", "L-8.2", "fewest cards in a run of a whole-hand go-down"),
+    opt("min_naturals_set", "L-4.5, W-4", "fewest natural (not wild) cards in a set"),
+    opt("min_naturals_run", "L-4.5, W-4", "fewest natural (not wild) cards in a run"),
+    opt_none(
+        "run_naturals_window",
+        "W-4",
+        "count a run's naturals among its first this-many cards; none = anywhere",
+    ),
+    opt(
+        "same_suit_runs_need_gap",
+        "L-4.4",
+        "same-suit runs of one contract must overlap or leave a gap",
+    ),
+    opt(
+        "points",
+        "L-10.1, C-7, W-10",
+        "points a card scores left in hand, by rank: joker, A, 2 … 10, J, Q, K",
+    ),
+    opt(
+        "buying",
+        "L-6, C-5, W-6, C-8",
+        "buying a declined discard: \"off\", \"chain\" (L-6.4) or \"single\" (one buy per discard)",
+    ),
+    opt_none("buy_limit_per_round", "C-5", "most buys per player per round; none = no limit"),
+    opt(
+        "joker_swap",
+        "L-7, W-4",
+        "swapping a run's joker: \"off\", \"after_go_down_turn\" (L-7.2) or \"on_go_down_turn\" (W-4)",
+    ),
+    opt(
+        "lay_off_on_go_down_turn",
+        "L-5.3, W-5",
+        "lay-offs allowed on the turn a player goes down",
+    ),
+    opt_none(
+        "cut_range",
+        "L-2.4",
+        "[low, high]: the range an undrawn cut is drawn from; none = 1 .. deck size - 1",
+    ),
+    opt(
+        "cut_bonus",
+        "L-2.3, C-2, W-3",
+        "score change for an exact cut (negative is a bonus); 0 = no cut bonus",
+    ),
+    opt(
+        "tie_break",
+        "L-10.3, C-7",
+        "equal lowest totals: \"share\" or \"lower_last_round\"",
+    ),
+    opt("liverpool_call", "W-7", "the \"Liverpool\" call on a discard that fits a meld"),
+    opt(
+        "no_discard_of_taken_card",
+        "W-8",
+        "the card taken from the discard pile may not be discarded in the same turn",
+    ),
+    opt(
+        "failed_go_down_penalty",
+        "W-9",
+        "points added for a refused go-down attempt; 0 = off",
+    ),
+    opt(
+        "max_turns_per_round",
+        "L-9.3",
+        "engine safeguard: a round ends with no winner after this many turns",
+    ),
+    // Profile W options (issue 7 part 2).
+    opt(
+        "rummy_call",
+        "W-7.1",
+        "the \"rummy\" call: a player who is down takes back a discard that fits a table meld, plus a penalty card",
+    ),
+    opt(
+        "floating",
+        "W-8",
+        "a play may empty the hand: the player floats (no cards, not out) and its turn ends",
+    ),
+    opt(
+        "swap_own_jokers",
+        "L-7.2, W-4",
+        "a player may swap the jokers of its own melds too (false: only another player's)",
+    ),
+    opt(
+        "buy_priority",
+        "L-6.3, W-6",
+        "who wins a wanted discard: \"nearest\" (clockwise from the active player; only the seat asked answers) or \"first_caller\" (the Yo variation)",
+    ),
+    opt(
+        "call_order",
+        "W-6",
+        "with buy_priority = \"first_caller\": the seats asked first, fastest first; [] = clockwise",
+    ),
+];
+
+/// The option with this key.
+pub fn rule_option(key: &str) -> Option<&'static RuleOption> {
+    RULE_OPTIONS.iter().find(|o| o.key == key)
+}
+
+// ---------------------------------------------------------------------------------
+// Reading
+
+/// A rule set from JSON text (see the module docs).
+pub fn from_json(text: &str) -> Result<RuleSet> {
+    let doc: Value = serde_json::from_str(text)
+        .map_err(|e| Error::with(ErrorCode::InvalidRules, None, msg!("rules.bad_json", error = e)))?;
+    load(doc)
+}
+
+/// A rule set from TOML text (see the module docs).
+pub fn from_toml(text: &str) -> Result<RuleSet> {
+    let doc: toml::Table = toml::from_str(text).map_err(|e| {
+        Error::with(
+            ErrorCode::InvalidRules,
+            None,
+            msg!("rules.bad_toml", error = e.to_string().trim_end()),
+        )
+    })?;
+    let doc = serde_json::to_value(doc)
+        .map_err(|e| Error::with(ErrorCode::InvalidRules, None, msg!("rules.bad_toml", error = e)))?;
+    load(doc)
+}
+
+/// A rule set file: JSON if its name ends in `.json` (or its text starts with `{`), else TOML.
+pub fn from_file(path: &Path) -> Result<RuleSet> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Error::with(
+            ErrorCode::InvalidArgument,
+            None,
+            msg!("file.cannot_read", path = path.display(), error = e),
+        )
+    })?;
+    let json = match path.extension().and_then(|e| e.to_str()) {
+        Some(ext) if ext.eq_ignore_ascii_case("json") => true,
+        Some(ext) if ext.eq_ignore_ascii_case("toml") => false,
+        _ => text.trim_start().starts_with('{'),
+    };
+    let loaded = if json { from_json(&text) } else { from_toml(&text) };
+    loaded.map_err(|e| {
+        let reason = e.to_message();
+        e.reworded(msg!("rules.in_file", path = path.display(), reason = reason))
+    })
+}
+
+/// A preset name, else the path of a rule set file.
+pub fn named_or_file(spec: &str) -> Result<RuleSet> {
+    if let Ok(rules) = RuleSet::preset(spec) {
+        return Ok(rules);
+    }
+    let path = Path::new(spec);
+    if path.is_file() {
+        return from_file(path);
+    }
+    Err(Error::with(
+        ErrorCode::InvalidRules,
+        None,
+        msg!(
+            "rules.not_preset_or_file",
+            spec = spec,
+            presets = RuleSet::preset_names().join(", ")
+        ),
+    ))
+}
+
+fn load(doc: Value) -> Result<RuleSet> {
+    let Value::Object(mut map) = doc else {
+        return Err(Error::with(ErrorCode::InvalidRules, None, msg!("rules.not_a_table")));
+    };
+    check_keys(&map)?;
+    let base = map.remove("base");
+    let mut merged = match base {
+        Some(Value::String(name)) => {
+            let preset = RuleSet::preset(&name).map_err(|_| {
+                invalid(
+                    "base",
+                    msg!(
+                        "rules.base_unknown",
+                        name = &name,
+                        presets = RuleSet::preset_names().join(", ")
+                    ),
+                )
+            })?;
+            if !map.contains_key("name") && !map.is_empty() {
+                map.insert("name".into(), Value::String(format!("{}-custom", preset.name)));
+            }
+            let mut value = serde_json::to_value(&preset).expect("a RuleSet always serializes");
+            merge(&mut value, Value::Object(map));
+            value
+        }
+        Some(other) => {
+            return Err(invalid("base", msg!("rules.base_not_name", value = other)));
+        }
+        None => {
+            if let Some(missing) = RULE_OPTIONS.iter().find(|o| !o.optional && !map.contains_key(o.key)) {
+                return Err(invalid(missing.key, msg!("rules.missing_key")));
+            }
+            Value::Object(map)
+        }
+    };
+    if let Value::Object(map) = &mut merged {
+        for o in RULE_OPTIONS.iter().filter(|o| o.optional) {
+            if let Some(v) = map.get_mut(o.key) {
+                if v.as_str().is_some_and(|s| s.eq_ignore_ascii_case("none")) {
+                    *v = Value::Null;
+                }
+            }
+        }
+    }
+    let rules: RuleSet = serde_path_to_error::deserialize(merged).map_err(|e| {
+        let path = e.path().to_string();
+        let path = if path == "." { "(rule set)".to_string() } else { path };
+        invalid(path, msg!("rules.bad_value", error = e.inner()))
+    })?;
+    rules.validate()?;
+    Ok(rules)
+}
+
+/// Tables merge key by key; any other value replaces the base's.
+fn merge(base: &mut Value, changes: Value) {
+    match (base, changes) {
+        (Value::Object(b), Value::Object(c)) => {
+            for (k, v) in c {
+                match b.get_mut(&k) {
+                    Some(slot) if slot.is_object() && v.is_object() => merge(slot, v),
+                    _ => {
+                        b.insert(k, v);
+                    }
+                }
+            }
+        }
+        (slot, v) => *slot = v,
+    }
+}
+
+const TIER_KEYS: &[&str] = &["max_players", "decks", "jokers"];
+const CONTRACT_KEYS: &[&str] = &["sets", "runs", "melds", "whole_hand"];
+const MELD_KEYS: &[&str] = &["kind", "min"];
+
+/// Refuse unknown keys, naming their path and the nearest known key.
+fn check_keys(map: &Map<String, Value>) -> Result<()> {
+    let top: Vec<&str> = std::iter::once("base")
+        .chain(RULE_OPTIONS.iter().map(|o| o.key))
+        .collect();
+    check_object(map, "", &top)?;
+    if let Some(Value::Array(tiers)) = map.get("deck_tiers") {
+        for (i, t) in tiers.iter().enumerate() {
+            if let Value::Object(t) = t {
+                check_object(t, &format!("deck_tiers[{i}]."), TIER_KEYS)?;
+            }
+        }
+    }
+    if let Some(Value::Array(contracts)) = map.get("contracts") {
+        for (i, c) in contracts.iter().enumerate() {
+            let Value::Object(c) = c else { continue };
+            check_object(c, &format!("contracts[{i}]."), CONTRACT_KEYS)?;
+            if let Some(Value::Array(melds)) = c.get("melds") {
+                for (j, m) in melds.iter().enumerate() {
+                    if let Value::Object(m) = m {
+                        check_object(m, &format!("contracts[{i}].melds[{j}]."), MELD_KEYS)?;
+                    }
+                }
+            }
+        }
+    }
+    if let Some(Value::Object(points)) = map.get("points") {
+        for key in points.keys() {
+            if !key.eq_ignore_ascii_case("joker") && super::rank_of_name(key).is_none() {
+                return Err(invalid(format!("points.{key}"), msg!("rules.unknown_rank_key")));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_object(map: &Map<String, Value>, prefix: &str, known: &[&str]) -> Result<()> {
+    for key in map.keys() {
+        if !known.contains(&key.as_str()) {
+            let keys = known.join(", ");
+            let reason = match nearest(key, known) {
+                Some(near) => msg!("rules.unknown_key_hint", nearest = near, keys = keys),
+                None => msg!("rules.unknown_key", keys = keys),
+            };
+            return Err(invalid(format!("{prefix}{key}"), reason));
+        }
+    }
+    Ok(())
+}
+
+/// The known key closest to `key` (edit distance at most 3, or a prefix of it).
+fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (distance(key, k), *k))
+        .filter(|(d, k)| *d <= 3 || k.starts_with(key) || key.starts_with(k))
+        .min()
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+// ---------------------------------------------------------------------------------
+// Writing
+
+/// The complete rule set as TOML, each option under a comment (see [`RuleSet::to_toml`]).
+pub fn to_toml(rules: &RuleSet) -> String {
+    let value = serde_json::to_value(rules).expect("a RuleSet always serializes");
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Liverpool Rummy rule set '{}' (RULES.md ids in brackets).\n\
+         # A complete rule set: every option is given. To change only a few, start a\n\
+         # file with base = \"liverpool\" (or another preset) and list just those.\n",
+        rules.name
+    );
+    for o in RULE_OPTIONS {
+        let rule = if o.rules.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", o.rules)
+        };
+        let _ = writeln!(out, "# {}{rule}", o.doc);
+        let text = match o.key {
+            "points" => points_toml(&rules.points),
+            "contracts" => contracts_toml(&rules.contracts),
+            "deck_tiers" => {
+                let items: Vec<String> = rules
+                    .deck_tiers
+                    .iter()
+                    .map(|t| {
+                        format!(
+                            "  {{ max_players = {}, decks = {}, jokers = {} }},\n",
+                            t.max_players, t.decks, t.jokers
+                        )
+                    })
+                    .collect();
+                format!("[\n{}]", items.concat())
+            }
+            key => toml_value(&value[key]),
+        };
+        let _ = writeln!(out, "{} = {text}\n", o.key);
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}
+
+fn points_toml(points: &[u16; 14]) -> String {
+    let items: Vec<String> = RANK_KEYS
+        .iter()
+        .zip(points)
+        .map(|(k, p)| format!("{k} = {p}"))
+        .collect();
+    format!("{{ {} }}", items.join(", "))
+}
+
+fn contracts_toml(contracts: &[Contract]) -> String {
+    let mut out = String::from("[\n");
+    for (i, c) in contracts.iter().enumerate() {
+        let mut parts = vec![];
+        let counts = Contract::new(c.sets(), c.runs());
+        if !c.has_own_lengths() && counts.melds() == c.melds() {
+            if c.sets() > 0 {
+                parts.push(format!("sets = {}", c.sets()));
+            }
+            if c.runs() > 0 {
+                parts.push(format!("runs = {}", c.runs()));
+            }
+        } else {
+            let melds: Vec<String> = c
+                .melds()
+                .iter()
+                .map(|m| match m.min {
+                    Some(min) => format!("{{ kind = \"{}\", min = {min} }}", m.kind.as_str()),
+                    None => format!("{{ kind = \"{}\" }}", m.kind.as_str()),
+                })
+                .collect();
+            parts.push(format!("melds = [{}]", melds.join(", ")));
+        }
+        if c.whole_hand {
+            parts.push("whole_hand = true".into());
+        }
+        let _ = writeln!(
+            out,
+            "  {{ {} }},  # round {}: {}",
+            parts.join(", "),
+            i + 1,
+            c.describe()
+        );
+    }
+    out.push(']');
+    out
+}
+
+/// A scalar or an array of scalars in TOML syntax; null is "none".
+fn toml_value(v: &Value) -> String {
+    match v {
+        Value::Null => "\"none\"".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => toml::Value::String(s.clone()).to_string(),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(toml_value).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(_) => {
+            // No option but points is a table; keep any future one readable.
+            toml::Value::try_from(v).map(|t| t.to_string()).unwrap_or_default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(text: &str) -> String {
+        let e = from_toml(text).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidRules, "{}", e.message);
+        e.message
+    }
+
+    #[test]
+    fn every_field_is_an_option_and_back() {
+        let value = serde_json::to_value(RuleSet::liverpool()).unwrap();
+        let keys: Vec<&str> = value.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        for k in &keys {
+            assert!(rule_option(k).is_some(), "RULE_OPTIONS lacks '{k}'");
+        }
+        for o in RULE_OPTIONS {
+            assert!(keys.contains(&o.key), "RuleSet has no field '{}'", o.key);
+        }
+    }
+
+    #[test]
+    fn presets_round_trip_through_toml_and_json() {
+        for name in RuleSet::preset_names() {
+            let rules = RuleSet::preset(name).unwrap();
+            assert_eq!(from_toml(&rules.to_toml()).unwrap(), rules, "{name}");
+            assert_eq!(from_json(&rules.to_json()).unwrap(), rules, "{name}");
+        }
+    }
+
+    #[test]
+    fn base_plus_changes() {
+        let rules = from_toml(
+            "base = \"contract\"\n\
+             contracts = [{ sets = 2 }, { sets = 1, runs = 1 }, { melds = [{ kind = \"run\", min = 7 }] }, \
+             { sets = 3 }, { sets = 2, runs = 1 }, { sets = 1, runs = 2 }, { runs = 3, whole_hand = true }]\n\
+             points = { Q = 20 }\n\
+             buy_limit_per_round = \"none\"\n",
+        )
+        .unwrap();
+        assert_eq!(rules.name, "contract-custom");
+        assert_eq!(rules.contracts[2].describe(), "1 run of at least 7");
+        assert_eq!(rules.points[12], 20);
+        assert_eq!(rules.points[1], 15);
+        assert_eq!(rules.buy_limit_per_round, None);
+        assert_eq!(rules.deal_sizes, RuleSet::contract().deal_sizes);
+        assert_eq!(from_toml("base = \"shanghai\"").unwrap(), RuleSet::shanghai());
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_name_their_path() {
+        assert!(refusal("base = \"contract\"\ndeal_size = [7]")
+            .starts_with("deal_size: unknown key (did you mean 'deal_sizes'?)"));
+        assert!(refusal("base = \"contract\"\ncontracts = [{ set = 2 }]").starts_with("contracts[0].set: unknown key"));
+        assert!(
+            refusal("base = \"contract\"\ncontracts = [{ melds = [{ kind = \"run\", length = 7 }] }]")
+                .starts_with("contracts[0].melds[0].length: unknown key")
+        );
+        assert!(refusal("base = \"contract\"\npoints = { Z = 3 }").starts_with("points.Z: unknown key"));
+        assert!(refusal("base = \"canasta\"").starts_with("base: 'canasta' is not a preset"));
+        assert!(
+            refusal("base = \"contract\"\nbuying = \"sometimes\"").starts_with("buying: wrong value: unknown variant")
+        );
+        assert!(refusal("base = \"contract\"\nmin_players = \"three\"")
+            .starts_with("min_players: wrong value: invalid type"));
+        assert!(
+            refusal("base = \"contract\"\ndeal_sizes = [10, 10, 10, 10, 12, 12, 12, 12]")
+                .starts_with("deal_sizes: 8 deal sizes")
+        );
+        assert!(refusal("deal_sizes = [10]").starts_with("name: missing"));
+        assert!(
+            refusal("base = \"contract\"\nwild_rank = \"Z\"").starts_with("wild_rank: wrong value: 'Z' is not a rank")
+        );
+        assert!(refusal("base = \"contract\"\nwild_rank = \"Q\"").starts_with("points.Q: 10 but Q is wild"));
+        assert!(refusal("this is not toml").starts_with("rule set TOML is not valid"));
+    }
+
+    #[test]
+    fn impossible_deals_and_contracts_are_explained() {
+        // 8 players x 20 cards cannot come out of 3 decks and 6 jokers.
+        let m = refusal("base = \"contract\"\ndeal_sizes = [20, 10, 10, 10, 12, 12, 12]");
+        assert!(m.starts_with("deal_sizes[0]: round 1: 6 players x 20 cards"), "{m}");
+        // A contract of 3 runs of 5 cannot be laid from 12 cards with one to discard.
+        let m = refusal(
+            "base = \"contract\"\ncontracts = [{ sets = 2 }, { sets = 1, runs = 1 }, { runs = 2 }, { sets = 3 }, \
+             { melds = [{ kind = \"run\", min = 5 }, { kind = \"run\", min = 5 }, { kind = \"run\", min = 5 }] }, \
+             { sets = 1, runs = 2 }, { runs = 3, whole_hand = true }]",
+        );
+        assert!(
+            m.starts_with("deal_sizes[4]: round 5: 12 cards dealt, 13 after drawing, cannot lay"),
+            "{m}"
+        );
+        let m = refusal("base = \"contract\"\ncontracts = [{ sets = 2 }, { melds = [{ kind = \"run\", min = 15 }] }, { runs = 2 }, { sets = 3 }, { sets = 2, runs = 1 }, { sets = 1, runs = 2 }, { runs = 3, whole_hand = true }]");
+        assert!(m.starts_with("contracts[1].melds[0].min: 15"), "{m}");
+        let m = refusal("base = \"contract\"\nset_size_min = 2");
+        assert!(m.starts_with("set_size_min: 2"), "{m}");
+        let m = refusal("base = \"liverpool\"\ndeal_sizes = [5, 10, 10, 12, 12, 12, 12]");
+        assert!(m.contains("keep one to discard"), "{m}");
+    }
+
+    #[test]
+    fn named_or_file_reads_presets_and_files() {
+        assert_eq!(named_or_file("no_buy").unwrap(), RuleSet::no_buy());
+        let dir = std::env::temp_dir().join(format!("liverpool-rules-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let toml_path = dir.join("house.toml");
+        std::fs::write(&toml_path, "base = \"california\"\nname = \"house\"\n").unwrap();
+        let house = named_or_file(toml_path.to_str().unwrap()).unwrap();
+        assert_eq!(house.name, "house");
+        assert_eq!(house.wild_rank, Some(12));
+        let json_path = dir.join("house.json");
+        std::fs::write(&json_path, "{\"base\": \"no-buy\", \"deal_sizz\": []}").unwrap();
+        let e = from_file(&json_path).unwrap_err();
+        assert!(e.message.contains("deal_sizz: unknown key"), "{}", e.message);
+        assert_eq!(named_or_file("nonesuch").unwrap_err().code, ErrorCode::InvalidRules);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
