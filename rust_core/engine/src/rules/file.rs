@@ -162,7 +162,7 @@ pub const RULE_OPTIONS: &[RuleOption] = &[
     opt(
         "rummy_call",
         "W-7.1",
-        "the \"rummy\" call: a player who is down takes back a discard that fits a table meld, plus a penalty card",
+        "the \"rummy\" call on a player who is down and discards a card that fits a table meld: it takes the card back plus a penalty card",
     ),
     opt(
         "floating",
