@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from liverpool import narration
-from liverpool._core import Action, Card, GameState, NativeBot
+from liverpool._core import Action, Card, GameState, NativeBot, RuleSet
 from liverpool.errors import LiverpoolError
 from liverpool.cli import add_rules_argument, load_rules
 from liverpool.game_loop import HUMAN, GameDriver, Step, make_game

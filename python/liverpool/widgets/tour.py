@@ -882,9 +882,10 @@ def _the_draw(events: list[dict[str, Any]]) -> dict[str, Any]:
     set off when it closed the buying window (with the round's end, if it ended it)."""
     for event in reversed(events):
         if event.get("event") == "drew_stock":
-            return event
-        if event.get("then"):
-            return {**event["then"], "round_end": event.get("round_end")}
+            return dict(event)
+        then: dict[str, Any] | None = event.get("then")
+        if then:
+            return {**then, "round_end": event.get("round_end")}
     return events[-1]
 
 
