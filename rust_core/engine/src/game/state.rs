@@ -562,6 +562,13 @@ impl GameState {
     /// `to_act` calls it on every query, so no error message is built here.
     #[inline]
     fn in_window(&self, seat: u8, w: &BuyWindow) -> bool {
+        self.seat_may_answer(seat, w) && !self.discard.is_empty() && self.penalty_available()
+    }
+
+    /// [`Self::in_window`] without the checks that do not depend on the seat (a card
+    /// to buy, a penalty card to draw).
+    #[inline]
+    fn seat_may_answer(&self, seat: u8, w: &BuyWindow) -> bool {
         seat != self.active
             && w.last_buyer != Some(seat)
             && w.passed >> seat & 1 == 0
@@ -569,8 +576,6 @@ impl GameState {
                 .rules
                 .buy_limit_per_round
                 .is_none_or(|limit| self.seats[seat as usize].buys < limit)
-            && !self.discard.is_empty()
-            && self.penalty_available()
     }
 
     /// Why `seat` may not buy the current top discard in window `w` (None: it may, if
@@ -608,13 +613,17 @@ impl GameState {
     /// The next seat asked in the window (L-6.3, skipping the previous buyer, L-6.4,
     /// and seats that cannot buy); `None` when nobody is left (the window closes).
     pub(crate) fn next_asked(&self, w: &BuyWindow) -> Option<usize> {
-        if self.discard.is_empty() {
+        if self.discard.is_empty() || !self.penalty_available() {
             return None;
         }
-        self.priority_order()
-            .iter()
-            .find(|&s| self.in_window(s, w))
-            .map(usize::from)
+        // `to_act` asks this on every query: the usual clockwise order needs no list.
+        let found = match self.rules.buy_priority {
+            BuyPriority::Nearest => (1..self.players)
+                .map(|k| (self.active + k) % self.players)
+                .find(|&s| self.seat_may_answer(s, w)),
+            BuyPriority::FirstCaller => self.priority_order().iter().find(|&s| self.seat_may_answer(s, w)),
+        };
+        found.map(usize::from)
     }
 
     /// Could any seat buy the top discard if the active player declined it now?
