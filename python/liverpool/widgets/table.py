@@ -117,6 +117,7 @@ _LOG_ROUND_OVER = (
     "background:#eef3e8;font-weight:700;"
 )
 _LOG_ROUND_LINE = "list-style:none;margin-left:-1.2em;padding:1px 6px;background:#eef3e8;"
+_LOG_ROUND_START = "list-style:none;margin:6px 0 0 -1.2em;padding:3px 6px;border-top:1px dashed #888;font-weight:700;"
 _LOG_CUT_BONUS = "list-style:none;margin-left:-1.2em;padding:2px 6px;background:#fff4d6;border-left:4px solid #f39c12;font-weight:600;"
 _LOG_GAME_OVER = "list-style:none;margin-left:-1.2em;padding:4px 6px;background:#e3f2e1;border-left:4px solid #2e7d32;font-weight:700;"
 _PROMPT_BOX = (
@@ -538,6 +539,9 @@ def card_table(
         if step.seat == ui.driver.human:
             classes.append("lp-log-you")
             style = _LOG_YOU
+        if step.event.get("event") == "round_started":
+            classes.append("lp-log-round-start")
+            style += _LOG_ROUND_START
         if step.event.get("cut_bonus"):
             classes.append("lp-log-cut-bonus")
             style += "background:#fff4d6;border-left:4px solid #f39c12;"
