@@ -32,9 +32,12 @@ Stable DOM hooks (CSS classes, for the browser test and for styling):
 ``lp-stage``               the "add as meld" and "clear melds" buttons
 ``lp-auto``                the "play my turn for me" button
 ``lp-hint``                the hint button; ``lp-hint-panel`` its output
-``lp-log``                 the event log (one ``<li>`` per sentence)
+``lp-log``                 the event log, newest first (one ``<li>`` per
+                           sentence; ``lp-log-you`` marks the learner's)
 ``lp-scores``              the table of round scores and totals
-``lp-message``             the prompt, or the refusal of the last move
+``lp-message``             the message area: winner banner, the round just
+                           ended, the refusal of the last move, the prompt
+``lp-prompt``              the prompt box: the learner's decision now
 ``lp-board``               the board; ``lp-new-game`` the new-game button
 ``lp-meld-pick``           the table-meld list (lay off, swap from);
                            ``lp-to-pick`` the swap target; ``lp-end-pick``
