@@ -37,9 +37,12 @@ Stable DOM hooks (CSS classes, for the browser test and for styling):
 ``lp-stage``               the "add as meld" and "clear melds" buttons
 ``lp-auto``                the "play my turn for me" button
 ``lp-hint``                the hint button; ``lp-hint-panel`` its output
-``lp-log``                 the event log (one ``<li>`` per sentence)
+``lp-log``                 the event log, newest first (one ``<li>`` per
+                           sentence; ``lp-log-you`` marks the learner's)
 ``lp-scores``              the table of round scores and totals
-``lp-message``             the prompt, or the refusal of the last move
+``lp-message``             the message area: winner banner, the round just
+                           ended, the refusal of the last move, the prompt
+``lp-prompt``              the prompt box: the learner's decision now
 ``lp-board``               the board; ``lp-new-game`` the new-game button
 ``lp-meld-pick``           the table-meld list (lay off, swap from);
                            ``lp-to-pick`` the swap target; ``lp-end-pick``
@@ -126,6 +129,7 @@ _LOG_ROUND_OVER = (
     "background:#eef3e8;font-weight:700;"
 )
 _LOG_ROUND_LINE = "list-style:none;margin-left:-1.2em;padding:1px 6px;background:#eef3e8;"
+_LOG_ROUND_START = "list-style:none;margin:6px 0 0 -1.2em;padding:3px 6px;border-top:1px dashed #888;font-weight:700;"
 _LOG_CUT_BONUS = "list-style:none;margin-left:-1.2em;padding:2px 6px;background:#fff4d6;border-left:4px solid #f39c12;font-weight:600;"
 _LOG_GAME_OVER = "list-style:none;margin-left:-1.2em;padding:4px 6px;background:#e3f2e1;border-left:4px solid #2e7d32;font-weight:700;"
 _PROMPT_BOX = (
@@ -556,6 +560,9 @@ def card_table(
         if step.seat == ui.driver.human:
             classes.append("lp-log-you")
             style = _LOG_YOU
+        if step.event.get("event") == "round_started":
+            classes.append("lp-log-round-start")
+            style += _LOG_ROUND_START
         if step.event.get("cut_bonus"):
             classes.append("lp-log-cut-bonus")
             style += "background:#fff4d6;border-left:4px solid #f39c12;"

@@ -154,6 +154,9 @@ def deck_explorer(players: int = 4, rules: RuleSet | None = None) -> SimpleNames
         except LiverpoolError as error:
             result.value = refusal_html(error)
             return
+        # What the player count changes: ask the engine to deal round 1 from this deck.
+        first_deal = liverpool.deal(deck, 1, 0, 1, rules, slider.value)
+        hand = len(first_deal.hands[0])
         jokers = [c for c in deck if c.is_joker]
         copies = Counter(str(c) for c in deck if not c.is_joker)
         per_rank = Counter(c.rank for c in deck if not c.is_joker)
@@ -163,6 +166,7 @@ def deck_explorer(players: int = 4, rules: RuleSet | None = None) -> SimpleNames
             f"{OPEN}{_e(t('jokers', n=len(jokers)))} {cards_html(jokers)}</div>"
             f"{OPEN}{_e(t('copies_each', n=max(copies.values())))}</div>"
             f"{OPEN}{_e(t('cards_per_rank'))} {ranks}</div>"
+            f"{OPEN}{_e(t('deck_deal', players=slider.value, hand=hand, dealt=hand * slider.value, stock=len(first_deal.stock)))}</div>"
         )
 
     slider.observe(show, names="value")
