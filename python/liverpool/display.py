@@ -185,8 +185,12 @@ def _suit_shape(suit: str, x: float, y: float, size: float, color: str) -> str:
     return f'<g transform="translate({x:g} {y:g}) scale({scale:g})" fill="{color}">{_SUIT_SHAPES[suit]}</g>'
 
 
+_JOKER_WORD_MAX_WIDTH = 46  # the free width between the joker's corner indexes
+
+
 def _corner(rank_text: str, suit: str | None, color: str) -> str:
-    size = 24 if len(rank_text) < 2 else 20
+    # "JK" is wider than "10": a smaller index keeps it off the card's rounded edge.
+    size = 24 if len(rank_text) < 2 else 20 if suit is not None else 17
     index = (
         f'<text x="13" y="26" text-anchor="middle" font-family="{_FONT}" font-size="{size}" '
         f'font-weight="bold" fill="{color}">{_esc(rank_text)}</text>'
@@ -227,9 +231,14 @@ def card_svg(card: CardLike, *, width: int = 48, selected: bool = False, highlig
     parts.append(f'<g transform="rotate(180 {_W / 2:g} {_H / 2:g})">{corner}</g>')
     if suit is None:
         parts.append(f'<polygon points="{_star_points(50, 62, 30, 12)}" fill="{color}"/>')
+        word = _t("joker_mark")
+        # The word sits between the corner indexes (x 27..73): longer words ("COMODÍN",
+        # "CORINGA") are squeezed into that width instead of running into the "JK" index.
+        word_width = min(_JOKER_WORD_MAX_WIDTH, round(len(word) * 8.5))
         parts.append(
-            f'<text x="50" y="112" text-anchor="middle" font-family="{_FONT}" font-size="13" '
-            f'font-weight="bold" letter-spacing="1" fill="{color}">{_esc(_t("joker_mark"))}</text>'
+            f'<text x="50" y="112" text-anchor="middle" font-family="{_FONT}" font-size="12" '
+            f'font-weight="bold" textLength="{word_width}" lengthAdjust="spacingAndGlyphs" '
+            f'fill="{color}">{_esc(word)}</text>'
         )
     elif card.rank > 10:  # a court card: a framed panel with its letter over the suit
         parts.append(
