@@ -50,11 +50,13 @@ def go_down_explorer(
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
-    hand_box = widgets.Text(value=hand, description=_t("explorer_hand"), layout=widgets.Layout(width="36em"))
+    hand_box = widgets.Text(value=hand, description=_t("explorer_hand"), style={"description_width": "initial"}, layout=widgets.Layout(width="36em"))
     round_picker = widgets.Dropdown(
         options=[(f"{r}: {display.contract_words(rules, r)}", r) for r in range(1, rules.rounds + 1)],
         value=round,
         description=_t("explorer_round"),
+        style={"description_width": "initial"},
+        layout=widgets.Layout(width="auto"),  # the contract words in full
     )
     button = widgets.Button(description=_t("explorer_button"), button_style="primary")
     result = widgets.HTML()
