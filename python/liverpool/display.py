@@ -351,10 +351,11 @@ def meld_html(meld: Meld, *, label: str | None = None, highlight: Iterable[CardL
     )
 
 
-def _meld_tile(meld: Meld, label: str, highlight: Iterable[CardLike]) -> str:
-    """A compact meld for the board: the label above smaller cards."""
+def _meld_tile(meld: Meld, label: str, highlight: Iterable[CardLike], hooks: str = "") -> str:
+    """A compact meld for the board: the label above smaller cards (``hooks``: extra
+    attributes for pages and tests to find it by)."""
     return (
-        '<div class="lp-meld" style="display:flex;flex-direction:column;align-items:flex-start;">'
+        f'<div class="lp-meld"{hooks} style="display:flex;flex-direction:column;align-items:flex-start;">'
         f'<div class="lp-label" style="{_LABEL}">{_esc(label)}</div>'
         f"{cards_html(meld.cards, highlight=highlight, width=36)}{_meld_caption(meld)}</div>"
     )
@@ -491,7 +492,7 @@ def state_html(
     )
     piles = (
         '<div class="lp-piles" style="display:flex;gap:24px;align-items:flex-start;flex-wrap:wrap;">'
-        f'<div><div class="lp-label" style="{_LABEL}">{_esc(_t("discard_pile"))}</div>{discard}</div>'
+        f'<div class="lp-discard"><div class="lp-label" style="{_LABEL}">{_esc(_t("discard_pile"))}</div>{discard}</div>'
         f'<div><div class="lp-label" style="{_LABEL}">{_esc(_t("stock"))}</div>{_stock_html(state.stock_size)}</div>'
         "</div>"
     )
@@ -504,7 +505,12 @@ def state_html(
         groups = []
         for owner in sorted(by_owner):
             tiles = "".join(
-                _meld_tile(meld, f"{_t('meld_number', index=index)} {_t(meld.kind)}", marks)
+                _meld_tile(
+                    meld,
+                    f"{_t('meld_number', index=index)} {_t(meld.kind)}",
+                    marks,
+                    f' data-meld="{index}" data-owner="{owner}"',
+                )
                 for index, meld in by_owner[owner]
             )
             groups.append((_seat_name(owner, viewer), f'<div style="{_ROW}gap:6px 16px;">{tiles}</div>'))
@@ -537,7 +543,9 @@ def state_html(
         if round_scores is not None:
             values.append(_esc(round_scores[player]))
         values.append(_esc(state.totals[player]))
-        rows.append(f'<tr style="{style}">' + "".join(f'<td style="{cell}">{v}</td>' for v in values) + "</tr>")
+        # lp-hand-<seat> marks the hand's cell (found by the step-through player's tests)
+        tds = [f'<td class="lp-hand-{player}" style="{cell}">{v}</td>' if i == 1 else f'<td style="{cell}">{v}</td>' for i, v in enumerate(values)]
+        rows.append(f'<tr style="{style}">' + "".join(tds) + "</tr>")
     players = f'<table class="lp-players" style="border-collapse:collapse;margin:0;table-layout:auto;border:none;">{"".join(rows)}</table>'
 
     footer = ""
