@@ -523,3 +523,15 @@ def test_joker_lab_examples_never_start_blank(lang: str) -> None:
     assert own.examples.label == placeholder and own.examples.value == ""
     own.examples.value = "Q♠ Q♥ JK"
     assert own.meld.value == "Q♠ Q♥ JK" and "joker_locked" in own.result.value
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_table_melds_are_numbered_as_the_board_numbers_them(lang: str) -> None:
+    # "nº 1 · jogador 2 · trinca", not a bare "1 ·" a newcomer cannot place.
+    with i18n.language(lang):
+        ui = tour.lay_off_lab()
+        numbers = {value: i18n.text("cards", "meld_number", index=value) for _, value in ui.meld.options}
+        joker = tour.joker_lab()
+    assert len(numbers) >= 2
+    assert all(label.startswith(numbers[value] + " · ") for label, value in ui.meld.options)
+    assert numbers[0] + " · " in joker.result.value  # where the freed joker may go

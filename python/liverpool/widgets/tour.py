@@ -133,8 +133,13 @@ def _position(
     }
 
 
+def _meld_number(index: int) -> str:
+    """A table meld's index as the board writes it ("#0", "nº 0", "n.º 0"), not a bare digit."""
+    return text("cards", "meld_number", index=index)
+
+
 def _table_html(state: GameState) -> str:
-    rows = [f"{OPEN}{index} · {_seat(tm.owner)} · {meld_html(tm.meld)}</div>" for index, tm in enumerate(state.table)]
+    rows = [f"{OPEN}{_e(_meld_number(index))} · {_seat(tm.owner)} · {meld_html(tm.meld)}</div>" for index, tm in enumerate(state.table)]
     return "".join(rows) or note_html(_e(t("table_empty")))
 
 
@@ -534,7 +539,7 @@ def _swap_html(run: Meld, joker: int, rules: RuleSet) -> str:
         return "".join(lines) + refusal_html(error)
     lines.append(f"<div><b>{_e(t('where_joker_goes'))}</b></div>")
     for target, tm in enumerate(state.table):
-        head = f"{target} · {_seat(tm.owner)} · {meld_html(tm.meld)}"
+        head = f"{_e(_meld_number(target))} · {_seat(tm.owner)} · {meld_html(tm.meld)}"
         try:
             state.check(0, Action.swap_joker(0, freeing, target))
         except LiverpoolError as error:
@@ -576,7 +581,7 @@ def lay_off_lab(rules: RuleSet | None = None) -> SimpleNamespace:
     card = widgets.Dropdown(options=list(_LAY_OFF_HAND), value=_LAY_OFF_HAND[0], description=t("card"), style=_WIDE)
     base = GameState.from_position(_lay_off_position(False), rules)
     target = widgets.Dropdown(
-        options=[(f"{i} · {seat_words(tm.owner)} · {tm.meld}", i) for i, tm in enumerate(base.table)],
+        options=[(f"{_meld_number(i)} · {seat_words(tm.owner)} · {tm.meld}", i) for i, tm in enumerate(base.table)],
         value=0,
         description=t("meld"), style=_WIDE,
     )
