@@ -97,7 +97,7 @@ def test_a_whole_game_typed_from_the_legal_moves(monkeypatch: pytest.MonkeyPatch
     assert code == 0
     assert "refused" not in out
     assert "=== game over: lowest total wins (L-10.3)" in out
-    assert f"totals you {state.totals[0]} · seat 1 {state.totals[1]} · seat 2 {state.totals[2]}" in out
+    assert f"totals you: {state.totals[0]} · seat 1: {state.totals[1]} · seat 2: {state.totals[2]}" in out
 
 
 def test_parse_and_format_round_trip() -> None:

@@ -185,9 +185,9 @@ def test_board_html_escapes_the_message_and_shows_round_scores() -> None:
         {"round": 1, "hands": [["A♠", "K♦", "4♥"], ["JK", "2♣"]], "discard": ["4♠"], "dealer": 1, "active": 0}
     )
     event = game.apply(0, Action.draw_stock())
-    assert "no winner" in describe_event(event) and "scores seat 0 29 · seat 1 17" in describe_event(event)
+    assert "no winner" in describe_event(event) and "scores seat 0: 29 · seat 1: 17" in describe_event(event)
     board = board_html(game, message="<b>not bold</b>")
-    assert "&lt;b&gt;not bold&lt;/b&gt;" in board and "round scores: seat 0 29 · seat 1 17" in board
+    assert "&lt;b&gt;not bold&lt;/b&gt;" in board and "round scores: seat 0: 29 · seat 1: 17" in board
 
 
 def test_describe_action_names_the_move() -> None:

@@ -76,8 +76,8 @@ def _sees(seat: int, viewer: int | None) -> bool:
 
 
 def seat_values(values: Sequence[int], viewer: int | None) -> str:
-    """``you 12 · seat 1 30 · …``"""
-    return " · ".join(f"{who(s, viewer)} {v}" for s, v in enumerate(values))
+    """``you: 12 · seat 1: 30 · …`` (a colon keeps a seat number apart from its points)."""
+    return " · ".join(f"{who(s, viewer)}: {v}" for s, v in enumerate(values))
 
 
 def describe_event(
@@ -191,7 +191,7 @@ def round_end_lines(
     # L-10.2: the cut bonus is shown in the score line of the seat that earned it.
     bonus = end.get("cut_bonus") or []
     scores = " · ".join(
-        f"{who(s, viewer)} {score}" + (_t("score_with_cut_bonus", points=bonus[s]) if bonus and bonus[s] else "")
+        f"{who(s, viewer)}: {score}" + (_t("score_with_cut_bonus", points=bonus[s]) if bonus and bonus[s] else "")
         for s, score in enumerate(end["scores"])
     )
     lines = [
