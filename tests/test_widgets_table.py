@@ -483,6 +483,10 @@ def test_enabled_buttons_stand_out_and_disabled_ones_have_no_style() -> None:
     renders = 0
     while not ui.driver.state.is_game_over and renders < 400:
         legal = {a.name for a in ui.driver.legal()}
+        # decline_discard is never listed (a draw already declines, L-5.1) but is
+        # offered whenever the engine accepts it.
+        if ui.driver.waiting_for_human and ui.driver.state.can(ui.driver.human, Action.decline_discard()):
+            legal.add("decline_discard")
         for name, button in ui.buttons.items():
             assert button.disabled == (name not in legal)
             if button.disabled:
