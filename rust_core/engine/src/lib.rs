@@ -10,6 +10,7 @@ pub mod card;
 pub mod deal;
 pub mod error;
 pub mod game;
+pub mod limits;
 pub mod meld;
 pub mod messages;
 pub mod rng;

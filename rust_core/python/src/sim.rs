@@ -11,7 +11,7 @@ use crate::errors::{invalid_argument, py_result};
 use crate::game::{PyAction, PyGameState};
 use liverpool_engine::bots::{Bot, BotKind, NativeBot};
 use liverpool_engine::game::GameState;
-use liverpool_engine::sim::{simulate_range, SimResult};
+use liverpool_engine::sim::{check_batch, simulate_range, SimResult};
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray2, PyArray3};
 use pyo3::prelude::*;
@@ -240,6 +240,8 @@ fn simulate(
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PySimulationResult> {
     let games = u64_arg(games, "games")?;
+    // The limit is the whole batch's, not each chunk's.
+    py_result(check_batch(games))?;
     let seed = seed.map(|s| u64_arg(s, "seed")).transpose()?.unwrap_or(0);
     let kinds = match bots {
         Some(b) => bot_kinds(b)?,

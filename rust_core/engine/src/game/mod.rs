@@ -14,6 +14,7 @@
 mod action;
 mod legal;
 mod position;
+mod reachable;
 pub mod scenario;
 mod serde_cards;
 mod snapshot;
@@ -25,6 +26,7 @@ mod tests;
 
 pub use action::{Action, Event, EventKind, RoundEnd, RoundEndReason};
 pub use legal::GO_DOWN_LIMIT;
+pub use reachable::MAX_SCORE;
 pub use position::{Position, PositionMeld, PositionRng, PositionWindow};
 pub use scenario::{run_file, run_paths, run_scenario, RunSummary, ScenarioReport};
 pub use snapshot::Step;

@@ -960,7 +960,7 @@ impl GameState {
                 recycled = r;
                 let penalty = penalty.expect("checked: a penalty card is available");
                 self.seats[s].hand.0[penalty.id() as usize] += 1;
-                self.seats[s].buys += 1;
+                self.seats[s].buys = self.seats[s].buys.saturating_add(1);
                 self.phase = if self.rules.buying == BuyingRule::Single {
                     Phase::Draw { declined: true }
                 } else {
@@ -1052,7 +1052,7 @@ impl GameState {
                 self.seats[s].hand.0[card.id() as usize] -= 1;
                 self.discard.push(card);
                 let went_out = self.seats[s].hand.total() == 0;
-                self.turn += 1;
+                self.turn = self.turn.saturating_add(1);
                 if went_out {
                     round_end = Some(self.end_round(Some(seat), RoundEndReason::WentOut));
                 } else if self.turn >= self.rules.max_turns_per_round {
@@ -1151,8 +1151,9 @@ impl GameState {
             } else {
                 0
             };
-            seat.round_score = left + bonus;
-            seat.total += seat.round_score;
+            // Saturating: loaded totals are bounded (MAX_SCORE), but never wrap.
+            seat.round_score = left.saturating_add(bonus);
+            seat.total = seat.total.saturating_add(seat.round_score);
         }
         self.went_out = winner;
         // The turn ended with the round: its turn-scoped flags no longer apply (and
@@ -1220,12 +1221,8 @@ impl GameState {
                 all[id] += k as u32;
             }
         }
-        let mut counts = [0u8; CARD_KINDS];
-        for (c, a) in counts.iter_mut().zip(all) {
-            *c = a.min(255) as u8;
-        }
         self.rules
-            .check_copies(&counts, self.players, msg!("what.the_position"))
+            .check_copies_wide(&all, self.players, msg!("what.the_position"))
             .map_err(|e| Error::with(ErrorCode::BadPosition, e.rule, e.to_message()))?;
         for (i, m) in self.table.iter().enumerate() {
             if m.owner >= n {
