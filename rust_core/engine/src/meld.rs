@@ -104,6 +104,12 @@ impl Meld {
     /// checked by [`check_go_down`]; here only the minimum size applies.
     pub fn set(cards: &[Card], rules: &RuleSet) -> Result<Meld> {
         check_meld_copies(cards, rules, msg!("what.the_meld"))?;
+        Meld::set_unchecked(cards, rules)
+    }
+
+    /// [`Meld::set`] without the deck's copy limit (the search, which reads wild cards
+    /// as jokers and only ever holds cards of a checked hand).
+    pub(crate) fn set_unchecked(cards: &[Card], rules: &RuleSet) -> Result<Meld> {
         let invalid = |why: Message| {
             Err(Error::refused(
                 ErrorCode::InvalidMeld,

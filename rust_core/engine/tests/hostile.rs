@@ -60,9 +60,14 @@ fn empty_hand_in_a_live_round_is_refused() {
         r#"{"profile":"liverpool-classic","players":3,"phase":"draw","hands":[[],["4♣"],["5♣"]],"stock":["A♠"],"discard":["K♦"]}"#,
     );
     assert_eq!(e.key, "position.empty_hand");
-    // A seat that is not active may not hold nothing either.
-    let e = refused(r#"{"players":2,"phase":"draw","hands":[["5♥"],[]],"stock":["A♠"],"discard":["K♦"]}"#);
-    assert_eq!(e.key, "position.empty_hand");
+    // Profile L: a seat with no cards waiting for its turn plays on (it draws, and may
+    // discard what it drew to go out), so such a position loads and is not dead.
+    let mut g = load(r#"{"players":2,"phase":"draw","hands":[["5♥","6♥"],[]],"stock":["A♠","2♠"],"discard":["K♦"]}"#).unwrap();
+    g.apply(0, &Action::DrawStock).unwrap();
+    g.apply(0, &Action::Discard { card: cards("5♥")[0] }).unwrap();
+    g.apply(1, &Action::TakeDiscard).unwrap();
+    g.apply(1, &Action::Discard { card: cards("5♥")[0] }).unwrap();
+    assert_eq!(g.went_out(), Some(1));
 }
 
 #[test]

@@ -1,13 +1,14 @@
 //! Cards, rule sets and melds: thin wrappers over the engine types.
 
-use crate::args::round_arg;
-use crate::errors::{invalid_argument, py_result};
+use crate::args::{int_arg, round_arg};
+use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::card::{Card, CARD_KINDS};
 use liverpool_engine::meld::{check_go_down as engine_check_go_down, End, Meld, MeldKind};
 use liverpool_engine::rules::{RuleSet, RULE_OPTIONS};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyString};
+use liverpool_engine::{msg, Error, ErrorCode};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyList, PyString};
 
 /// A playing card or a joker. Build one from its notation: `Card("7♦")`, `Card("TS")`, `Card("JK")`.
 #[pyclass(name = "Card", module = "liverpool._core", frozen, eq, hash, ord)]
@@ -32,10 +33,13 @@ impl PyCard {
     }
     /// Build a card from its compact id (0..=51 naturals, 52 the joker).
     #[staticmethod]
-    fn from_id(id: i64) -> PyResult<Self> {
-        let id = u8::try_from(id).map_err(|_| invalid_argument(format!("card id {id} is out of range 0..=52")))?;
+    fn from_id(id: &Bound<'_, PyAny>) -> PyResult<Self> {
+        // Only ints (never bools); any int outside 0..=52 is `malformed_card`, as for `Card(id)`.
+        if id.is_instance_of::<PyBool>() || !id.is_instance_of::<PyInt>() {
+            return Err(not_a_card(id));
+        }
         Ok(PyCard {
-            card: py_result(Card::from_id(id))?,
+            card: extract_card(id)?,
         })
     }
     /// The compact id: `suit * 13 + rank - 1`, the joker is 52.
@@ -86,27 +90,39 @@ impl PyCard {
     }
 }
 
-/// Accept a `Card`, a card string or a compact id.
+/// `invalid_argument`: `obj` is not a card-like at all (not a Card, str or int).
+fn not_a_card(obj: &Bound<'_, PyAny>) -> PyErr {
+    let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+    invalid_argument(msg!("arg.not_a_card", kind = kind))
+}
+
+/// Accept a `Card`, a card string or a compact id. A bool is not a card id (`True`
+/// would read as 2♠); a string that is not valid Unicode is a malformed card.
 pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     if let Ok(c) = obj.cast::<PyCard>() {
         return Ok(c.get().card);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return py_result(Card::parse(s.to_str()?));
+        let text = s.to_str().map_err(|_| {
+            to_py(Error::with(
+                ErrorCode::MalformedCard,
+                None,
+                msg!("arg.card_not_unicode", text = s.to_string_lossy()),
+            ))
+        })?;
+        return py_result(Card::parse(text));
     }
-    if let Ok(id) = obj.extract::<i64>() {
-        if (0..CARD_KINDS as i64).contains(&id) {
-            return Ok(Card::from_id(id as u8).expect("in range"));
-        }
-        return py_result(Card::from_id(u8::MAX).map_err(|mut e| {
-            e.message = format!("card id {id} is out of range 0..=52");
-            e
-        }));
+    if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
+        return match obj.extract::<i64>() {
+            Ok(id) if (0..CARD_KINDS as i64).contains(&id) => Ok(Card::from_id(id as u8).expect("in range")),
+            _ => Err(to_py(Error::with(
+                ErrorCode::MalformedCard,
+                None,
+                msg!("arg.card_id_range", id = obj.to_string()),
+            ))),
+        };
     }
-    Err(invalid_argument(format!(
-        "expected a Card, a card string such as '7♦' or a card id, got {}",
-        obj.get_type().name()?
-    )))
+    Err(not_a_card(obj))
 }
 
 /// Accept any iterable of card-likes, or one string of space-separated cards.
@@ -118,11 +134,22 @@ pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
             .map(|t| py_result(Card::parse(t)))
             .collect();
     }
+    // Bytes are not cards (iterating them gives ints, which would read as card ids).
+    if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
+        return Err(not_cards(obj));
+    }
+    let iter = obj.try_iter().map_err(|_| not_cards(obj))?;
     let mut out = Vec::new();
-    for item in obj.try_iter()? {
+    for item in iter {
         out.push(extract_card(&item?)?);
     }
     Ok(out)
+}
+
+/// `invalid_argument`: `obj` is not a collection of cards.
+fn not_cards(obj: &Bound<'_, PyAny>) -> PyErr {
+    let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+    invalid_argument(msg!("arg.not_cards", kind = kind))
 }
 
 /// The 53 card objects, made once: cards are immutable, so lists of cards can share
@@ -395,8 +422,12 @@ impl PyMeld {
         self.meld.span()
     }
     /// The natural card the joker at `index` stands for (runs only, L-4.5).
-    fn joker_stands_for(&self, index: usize) -> Option<PyCard> {
-        self.meld.joker_stands_for(index).map(PyCard::from)
+    fn joker_stands_for(&self, index: &Bound<'_, PyAny>) -> PyResult<Option<PyCard>> {
+        let index = match int_arg(index) {
+            Ok(i) if i >= 0 => usize::try_from(i).unwrap_or(usize::MAX),
+            _ => return Err(invalid_argument(msg!("arg.index", index = index.to_string()))),
+        };
+        Ok(self.meld.joker_stands_for(index).map(PyCard::from))
     }
     /// The meld after laying `cards` off on it (L-5.3); this meld is unchanged.
     #[pyo3(signature = (cards, end = None, rules = None))]
@@ -438,7 +469,7 @@ pub fn parse_end(end: Option<&str>) -> PyResult<Option<End>> {
         None => Ok(None),
         Some("low") => Ok(Some(End::Low)),
         Some("high") => Ok(Some(End::High)),
-        Some(other) => Err(invalid_argument(format!("end must be 'low' or 'high', not '{other}'"))),
+        Some(other) => Err(invalid_argument(msg!("arg.end", end = other))),
     }
 }
 

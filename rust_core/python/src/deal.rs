@@ -4,6 +4,7 @@
 use crate::args::{int_arg, players_arg, round_arg, seed_arg, threads_arg};
 use crate::cards::{cards_to_py, display_html, extract_card, rules_or_default, PyCard, PyRuleSet};
 use crate::errors::{invalid_argument, py_result, to_py};
+use liverpool_engine::msg;
 use liverpool_engine::card::Card;
 use liverpool_engine::deal::{self, Dealt};
 use liverpool_engine::search::with_threads;
@@ -17,7 +18,7 @@ use pyo3::types::PyList;
 fn to_cut(cut: &Bound<'_, PyAny>, deck_len: usize) -> PyResult<usize> {
     match int_arg(cut) {
         Ok(k) if k >= 0 => Ok(k as usize),
-        Err(false) => Err(invalid_argument(format!("cut must be an integer, not {cut}"))),
+        Err(false) => Err(invalid_argument(msg!("arg.cut", cut = cut))),
         _ => Err(to_py(deal::bad_cut(cut, deck_len))),
     }
 }
@@ -83,7 +84,7 @@ fn shuffled_decks<'py>(
     let n = int_arg(n)
         .ok()
         .and_then(|k| usize::try_from(k).ok())
-        .ok_or_else(|| invalid_argument(format!("n must be an integer in 0..2**63, not {n}")))?;
+        .ok_or_else(|| invalid_argument(msg!("arg.n", n = n)))?;
     let seed = seed_arg(seed)?;
     let rules = rules_or_default(rules);
     let players = players_arg(players, &rules)?;
@@ -93,7 +94,7 @@ fn shuffled_decks<'py>(
         py.detach(|| with_threads(threads, || deal::shuffled_decks_batch(n, seed, &rules, players)).and_then(|r| r));
     let bytes = py_result(bytes)?;
     let array = Array2::from_shape_vec((n, deck_len), bytes)
-        .map_err(|e| invalid_argument(format!("internal shape error: {e}")))?;
+        .map_err(|e| invalid_argument(msg!("arg.internal", error = e)))?;
     Ok(array.into_pyarray(py))
 }
 
@@ -172,10 +173,7 @@ fn deal_round(
     let round = round_arg(round, &rules)?;
     let players = players_arg(players, &rules)?;
     let dealer = int_arg(dealer).ok().and_then(|d| u8::try_from(d).ok()).ok_or_else(|| {
-        invalid_argument(format!(
-            "dealer seat {dealer} does not exist: seats are 0..={}",
-            players - 1
-        ))
+        invalid_argument(msg!("arg.dealer", dealer = dealer, last = players - 1))
     })?;
     let cut = to_cut(cut, deck.len())?;
     let dealt = py_result(deal::deal_round(&deck, &rules, players, round, dealer, cut))?;

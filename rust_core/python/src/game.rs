@@ -10,6 +10,7 @@
 use crate::args::{players_arg, seed_arg};
 use crate::cards::{cards_to_py, display_html, extract_card, extract_cards, parse_end, PyCard, PyMeld, PyRuleSet};
 use crate::errors::{invalid_argument, py_result, to_py};
+use liverpool_engine::msg;
 use liverpool_engine::card::Card;
 use liverpool_engine::game::{self, observation_layout, Action, Event, GameState, Position, ScenarioReport, TableMeld};
 use liverpool_engine::meld::End;
@@ -39,9 +40,7 @@ fn index_arg(obj: &Bound<'_, PyAny>) -> Option<u64> {
 fn seat_arg(state: &GameState, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
     let players = state.players();
     let Some(s) = index_arg(seat).and_then(|s| usize::try_from(s).ok()) else {
-        return Err(invalid_argument(format!(
-            "seat {seat} does not exist: seats are 0..{players}"
-        )));
+        return Err(invalid_argument(msg!("arg.seat", seat = seat, players = players)));
     };
     py_result(state.check_seat(s))?;
     Ok(s)
@@ -50,9 +49,7 @@ fn seat_arg(state: &GameState, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
 /// A table meld number.
 fn meld_arg(meld: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
     index_arg(meld).and_then(|m| usize::try_from(m).ok()).ok_or_else(|| {
-        invalid_argument(format!(
-            "{what} must be a table meld number (an integer >= 0), not {meld}"
-        ))
+        invalid_argument(msg!("arg.meld_number", what = what, meld = meld))
     })
 }
 
@@ -97,7 +94,7 @@ fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 
 /// Python data (dicts, lists, tuples, strings, numbers, `Card`s) → JSON text for
 /// the engine. Data that is not JSON becomes an error with `code`.
-fn py_to_json(obj: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<String> {
+fn py_to_json(obj: &Bound<'_, PyAny>, code: ErrorCode, what: liverpool_engine::Message) -> PyResult<String> {
     let py = obj.py();
     let default = JSON_DEFAULT.get_or_try_init(py, || {
         Ok::<_, PyErr>(wrap_pyfunction!(card_as_json, py)?.into_any().unbind())
@@ -107,10 +104,10 @@ fn py_to_json(obj: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<S
     kwargs.set_item("default", default.bind(py))?;
     match json_module(py)?.getattr("dumps")?.call((obj,), Some(&kwargs)) {
         Ok(text) => text.extract(),
-        Err(e) => Err(to_py(Error::new(
+        Err(e) => Err(to_py(Error::with(
             code,
             None,
-            format!("{what} is not JSON data: {}", e.value(py)),
+            msg!("arg.not_json", what = what, error = e.value(py)),
         ))),
     }
 }
@@ -140,14 +137,11 @@ pub fn extract_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     if obj.is_instance_of::<PyDict>() {
         return action_from_dict(obj);
     }
-    Err(invalid_argument(format!(
-        "expected an Action or an action dict such as {{'do': 'discard', 'card': '8♦'}}, got {}",
-        obj.get_type().name()?
-    )))
+    Err(invalid_argument(msg!("arg.not_an_action", kind = obj.get_type().name()?)))
 }
 
 fn action_from_dict(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
-    let text = py_to_json(obj, ErrorCode::InvalidArgument, "the action dict")?;
+    let text = py_to_json(obj, ErrorCode::InvalidArgument, msg!("what.the_action_dict"))?;
     py_result(Action::from_json(&text))
 }
 
@@ -172,7 +166,7 @@ impl PyAction {
                 None => None,
                 // Any int that fits is kept as is: the engine refuses it with `bad_cut`.
                 Some(s) => Some(s.extract::<i64>().map_err(|_| {
-                    invalid_argument(format!("cut size must be an integer (1..deck size - 1), not {s}"))
+                    invalid_argument(msg!("arg.cut_size", size = s))
                 })?),
             };
         Ok(Action::Cut { size }.into())
@@ -207,9 +201,7 @@ impl PyAction {
     #[staticmethod]
     fn go_down(melds: &Bound<'_, PyAny>) -> PyResult<Self> {
         if melds.is_instance_of::<PyString>() {
-            return Err(invalid_argument(
-                "go_down takes a list of card lists, one per meld, not one string",
-            ));
+            return Err(invalid_argument(msg!("arg.go_down_string")));
         }
         let mut groups = Vec::new();
         for g in melds.try_iter()? {
@@ -268,10 +260,7 @@ impl PyAction {
     #[staticmethod]
     fn from_dict(step: &Bound<'_, PyAny>) -> PyResult<Self> {
         if !step.is_instance_of::<PyDict>() {
-            return Err(invalid_argument(format!(
-                "an action dict is a dict, not {}",
-                step.get_type().name()?
-            )));
+            return Err(invalid_argument(msg!("arg.action_dict", kind = step.get_type().name()?)));
         }
         Ok(action_from_dict(step)?.into())
     }
@@ -473,7 +462,7 @@ impl From<GameState> for PyGameState {
 fn position_from_py(pos: &Bound<'_, PyAny>) -> PyResult<Position> {
     let text = match pos.cast::<PyString>() {
         Ok(s) => s.to_str()?.to_owned(),
-        Err(_) => py_to_json(pos, ErrorCode::BadPosition, "the position")?,
+        Err(_) => py_to_json(pos, ErrorCode::BadPosition, msg!("what.the_position"))?,
     };
     py_result(Position::from_json(&text))
 }
@@ -514,12 +503,12 @@ impl PyGameState {
             let item = item?;
             let pair =
                 item.cast::<PyTuple>().ok().filter(|t| t.len() == 2).ok_or_else(|| {
-                    invalid_argument(format!("action {i}: expected a (seat, action) pair, not {item}"))
+                    invalid_argument(msg!("arg.replay_pair", index = i, item = &item))
                 })?;
             let seat_obj = pair.get_item(0)?;
             let seat = index_arg(&seat_obj)
                 .and_then(|s| usize::try_from(s).ok())
-                .ok_or_else(|| invalid_argument(format!("action {i}: seat {seat_obj} does not exist")))?;
+                .ok_or_else(|| invalid_argument(msg!("arg.replay_seat", index = i, seat = &seat_obj)))?;
             steps.push((seat, extract_action(&pair.get_item(1)?)?));
         }
         Ok(py_result(GameState::replay(rules, players, seed, &steps))?.into())
@@ -743,7 +732,9 @@ impl PyGameState {
     #[pyo3(signature = (seat = None))]
     fn legal_actions(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyAction>> {
         let seat = seat.map(|s| seat_arg(&self.state, s)).transpose()?;
-        let state = &self.state;
+        // Work on a copy with the GIL released: no borrow of this object outlives the
+        // GIL, so other threads may read or `apply` meanwhile (docs/guarantees.md).
+        let state = self.state.clone();
         let actions = py.detach(|| state.legal_actions(seat));
         Ok(actions.into_iter().map(PyAction::from).collect())
     }

@@ -54,12 +54,16 @@ impl GameState {
             }
         }
         if live {
-            // L-5.5 / L-5.6: a player who empties the hand goes out and the round ends, so
-            // a live round has no empty hand — except under W-8 (floating), where only the
-            // active player in phase play must hold a card.
+            // L-5.5: the active player in phase play keeps a card for the discard (W-8
+            // floating ends the turn at once, so it never waits in play with no cards).
+            // Other empty hands are allowed where play goes on from them (the seat draws
+            // and may discard what it drew to go out), but not where W-8's "the card
+            // taken from the discard pile may not be discarded" without floating would
+            // leave it, after taking the discard, with no legal move.
+            let dead_end_on_take = self.rules.no_discard_of_taken_card && !floating_allowed(self);
             for (s, seat) in self.seats.iter().enumerate() {
-                let must_hold = !floating_allowed(self) || (self.phase == Phase::Play && s == self.active as usize);
-                if must_hold && seat.hand.total() == 0 {
+                let active_in_play = self.phase == Phase::Play && s == self.active as usize;
+                if seat.hand.total() == 0 && (active_in_play || dead_end_on_take) {
                     return bad(msg!("position.empty_hand", seat = s));
                 }
             }

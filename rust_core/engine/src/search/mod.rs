@@ -123,7 +123,7 @@ fn name_melds(cands: &[Cand], hand: &CardCounts, rules: &RuleSet) -> (Vec<Meld>,
             // search, not bad input. Lengths were checked by the search (whole-hand
             // runs have their own minimum).
             let meld = match cand.kind {
-                MeldKind::Set => Meld::set(&cards, rules),
+                MeldKind::Set => Meld::set_unchecked(&cards, rules),
                 MeldKind::Run => Meld::run_min_len(&cards, rules, 1),
             };
             meld.expect("the search builds only legal melds")
