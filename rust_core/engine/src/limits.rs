@@ -30,9 +30,14 @@ pub fn read_capped(path: &Path, max: usize) -> Result<String, ReadError> {
         }
     }
     let mut text = String::new();
-    file.take(max as u64 + 1).read_to_string(&mut text).map_err(ReadError::Io)?;
+    file.take(max as u64 + 1)
+        .read_to_string(&mut text)
+        .map_err(ReadError::Io)?;
     if text.len() > max {
-        return Err(ReadError::TooLarge { bytes: text.len() as u64, max });
+        return Err(ReadError::TooLarge {
+            bytes: text.len() as u64,
+            max,
+        });
     }
     Ok(text)
 }

@@ -62,7 +62,8 @@ fn empty_hand_in_a_live_round_is_refused() {
     assert_eq!(e.key, "position.empty_hand");
     // Profile L: a seat with no cards waiting for its turn plays on (it draws, and may
     // discard what it drew to go out), so such a position loads and is not dead.
-    let mut g = load(r#"{"players":2,"phase":"draw","hands":[["5♥","6♥"],[]],"stock":["A♠","2♠"],"discard":["K♦"]}"#).unwrap();
+    let mut g =
+        load(r#"{"players":2,"phase":"draw","hands":[["5♥","6♥"],[]],"stock":["A♠","2♠"],"discard":["K♦"]}"#).unwrap();
     g.apply(0, &Action::DrawStock).unwrap();
     g.apply(0, &Action::Discard { card: cards("5♥")[0] }).unwrap();
     g.apply(1, &Action::TakeDiscard).unwrap();
@@ -191,7 +192,9 @@ fn oversized_inputs_are_refused_before_parsing() {
 fn copy_counts_in_messages_do_not_saturate() {
     let mut counts = [0u32; 53];
     counts[0] = 300;
-    let e = RuleSet::liverpool().check_copies_wide(&counts, 4, "the hand").unwrap_err();
+    let e = RuleSet::liverpool()
+        .check_copies_wide(&counts, 4, "the hand")
+        .unwrap_err();
     assert!(e.message.contains("300"), "{}", e.message);
 }
 

@@ -5,9 +5,9 @@ use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::card::{Card, CARD_KINDS};
 use liverpool_engine::meld::{check_go_down as engine_check_go_down, End, Meld, MeldKind};
 use liverpool_engine::rules::{RuleSet, RULE_OPTIONS};
+use liverpool_engine::{msg, Error, ErrorCode};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use liverpool_engine::{msg, Error, ErrorCode};
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyList, PyString};
 
 /// A playing card or a joker. Build one from its notation: `Card("7♦")`, `Card("TS")`, `Card("JK")`.
@@ -92,7 +92,11 @@ impl PyCard {
 
 /// `invalid_argument`: `obj` is not a card-like at all (not a Card, str or int).
 fn not_a_card(obj: &Bound<'_, PyAny>) -> PyErr {
-    let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+    let kind = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
     invalid_argument(msg!("arg.not_a_card", kind = kind))
 }
 
@@ -107,7 +111,10 @@ pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
             to_py(Error::with(
                 ErrorCode::MalformedCard,
                 None,
-                msg!("arg.card_not_unicode", text = s.to_string_lossy()),
+                msg!(
+                    "arg.card_not_unicode",
+                    text = s.repr().map(|r| r.to_string()).unwrap_or_default()
+                ),
             ))
         })?;
         return py_result(Card::parse(text));
@@ -148,7 +155,11 @@ pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
 
 /// `invalid_argument`: `obj` is not a collection of cards.
 fn not_cards(obj: &Bound<'_, PyAny>) -> PyErr {
-    let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+    let kind = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
     invalid_argument(msg!("arg.not_cards", kind = kind))
 }
 

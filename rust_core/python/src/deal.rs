@@ -4,9 +4,9 @@
 use crate::args::{int_arg, players_arg, round_arg, seed_arg, threads_arg};
 use crate::cards::{cards_to_py, display_html, extract_card, rules_or_default, PyCard, PyRuleSet};
 use crate::errors::{invalid_argument, py_result, to_py};
-use liverpool_engine::msg;
 use liverpool_engine::card::Card;
 use liverpool_engine::deal::{self, Dealt};
+use liverpool_engine::msg;
 use liverpool_engine::search::with_threads;
 
 use numpy::ndarray::Array2;
@@ -93,8 +93,8 @@ fn shuffled_decks<'py>(
     let bytes =
         py.detach(|| with_threads(threads, || deal::shuffled_decks_batch(n, seed, &rules, players)).and_then(|r| r));
     let bytes = py_result(bytes)?;
-    let array = Array2::from_shape_vec((n, deck_len), bytes)
-        .map_err(|e| invalid_argument(msg!("arg.internal", error = e)))?;
+    let array =
+        Array2::from_shape_vec((n, deck_len), bytes).map_err(|e| invalid_argument(msg!("arg.internal", error = e)))?;
     Ok(array.into_pyarray(py))
 }
 
@@ -172,9 +172,10 @@ fn deal_round(
     let deck = extract_deck(deck)?;
     let round = round_arg(round, &rules)?;
     let players = players_arg(players, &rules)?;
-    let dealer = int_arg(dealer).ok().and_then(|d| u8::try_from(d).ok()).ok_or_else(|| {
-        invalid_argument(msg!("arg.dealer", dealer = dealer, last = players - 1))
-    })?;
+    let dealer = int_arg(dealer)
+        .ok()
+        .and_then(|d| u8::try_from(d).ok())
+        .ok_or_else(|| invalid_argument(msg!("arg.dealer", dealer = dealer, last = players - 1)))?;
     let cut = to_cut(cut, deck.len())?;
     let dealt = py_result(deal::deal_round(&deck, &rules, players, round, dealer, cut))?;
     Ok(PyDeal { dealt })

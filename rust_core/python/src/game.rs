@@ -10,10 +10,10 @@
 use crate::args::{players_arg, seed_arg};
 use crate::cards::{cards_to_py, display_html, extract_card, extract_cards, parse_end, PyCard, PyMeld, PyRuleSet};
 use crate::errors::{invalid_argument, py_result, to_py};
-use liverpool_engine::msg;
 use liverpool_engine::card::Card;
 use liverpool_engine::game::{self, observation_layout, Action, Event, GameState, Position, ScenarioReport, TableMeld};
 use liverpool_engine::meld::End;
+use liverpool_engine::msg;
 use liverpool_engine::rules::RuleSet;
 use liverpool_engine::{Error, ErrorCode};
 use numpy::{IntoPyArray, PyArray1};
@@ -48,9 +48,9 @@ fn seat_arg(state: &GameState, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
 
 /// A table meld number.
 fn meld_arg(meld: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
-    index_arg(meld).and_then(|m| usize::try_from(m).ok()).ok_or_else(|| {
-        invalid_argument(msg!("arg.meld_number", what = what, meld = meld))
-    })
+    index_arg(meld)
+        .and_then(|m| usize::try_from(m).ok())
+        .ok_or_else(|| invalid_argument(msg!("arg.meld_number", what = what, meld = meld)))
 }
 
 fn end_name(end: Option<End>) -> Option<&'static str> {
@@ -137,7 +137,10 @@ pub fn extract_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     if obj.is_instance_of::<PyDict>() {
         return action_from_dict(obj);
     }
-    Err(invalid_argument(msg!("arg.not_an_action", kind = obj.get_type().name()?)))
+    Err(invalid_argument(msg!(
+        "arg.not_an_action",
+        kind = obj.get_type().name()?
+    )))
 }
 
 fn action_from_dict(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
@@ -161,14 +164,14 @@ impl PyAction {
     #[staticmethod]
     #[pyo3(signature = (size = None))]
     fn cut(size: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let size =
-            match size {
-                None => None,
-                // Any int that fits is kept as is: the engine refuses it with `bad_cut`.
-                Some(s) => Some(s.extract::<i64>().map_err(|_| {
-                    invalid_argument(msg!("arg.cut_size", size = s))
-                })?),
-            };
+        let size = match size {
+            None => None,
+            // Any int that fits is kept as is: the engine refuses it with `bad_cut`.
+            Some(s) => Some(
+                s.extract::<i64>()
+                    .map_err(|_| invalid_argument(msg!("arg.cut_size", size = s)))?,
+            ),
+        };
         Ok(Action::Cut { size }.into())
     }
     /// L-5.1: the active player takes the top discard.
@@ -260,7 +263,10 @@ impl PyAction {
     #[staticmethod]
     fn from_dict(step: &Bound<'_, PyAny>) -> PyResult<Self> {
         if !step.is_instance_of::<PyDict>() {
-            return Err(invalid_argument(msg!("arg.action_dict", kind = step.get_type().name()?)));
+            return Err(invalid_argument(msg!(
+                "arg.action_dict",
+                kind = step.get_type().name()?
+            )));
         }
         Ok(action_from_dict(step)?.into())
     }
@@ -501,10 +507,11 @@ impl PyGameState {
         let mut steps = Vec::new();
         for (i, item) in actions.try_iter()?.enumerate() {
             let item = item?;
-            let pair =
-                item.cast::<PyTuple>().ok().filter(|t| t.len() == 2).ok_or_else(|| {
-                    invalid_argument(msg!("arg.replay_pair", index = i, item = &item))
-                })?;
+            let pair = item
+                .cast::<PyTuple>()
+                .ok()
+                .filter(|t| t.len() == 2)
+                .ok_or_else(|| invalid_argument(msg!("arg.replay_pair", index = i, item = &item)))?;
             let seat_obj = pair.get_item(0)?;
             let seat = index_arg(&seat_obj)
                 .and_then(|s| usize::try_from(s).ok())
@@ -730,12 +737,15 @@ impl PyGameState {
     /// The legal actions of `seat` (default: `to_act`), sorted; empty when the
     /// engine does not wait for that seat.
     #[pyo3(signature = (seat = None))]
-    fn legal_actions(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyAction>> {
-        let seat = seat.map(|s| seat_arg(&self.state, s)).transpose()?;
-        // Work on a copy with the GIL released: no borrow of this object outlives the
-        // GIL, so other threads may read or `apply` meanwhile (docs/guarantees.md).
-        let state = self.state.clone();
-        let actions = py.detach(|| state.legal_actions(seat));
+    fn legal_actions(slf: &Bound<'_, Self>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyAction>> {
+        // Work on a copy with the GIL released, and hold no borrow of this object
+        // meanwhile, so other threads may read or `apply` (docs/guarantees.md).
+        let (state, seat) = {
+            let this = slf.borrow();
+            let seat = seat.map(|s| seat_arg(&this.state, s)).transpose()?;
+            (this.state.clone(), seat)
+        };
+        let actions = slf.py().detach(|| state.legal_actions(seat));
         Ok(actions.into_iter().map(PyAction::from).collect())
     }
 

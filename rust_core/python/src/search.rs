@@ -5,8 +5,8 @@
 use crate::args::{int_arg, players_arg, round_arg, threads_arg};
 use crate::cards::{cards_to_py, display_html, extract_cards, PyCard, PyMeld, PyRuleSet};
 use crate::errors::{invalid_argument, py_result};
-use liverpool_engine::msg;
 use liverpool_engine::card::{format_cards, CardCounts};
+use liverpool_engine::msg;
 use liverpool_engine::rules::{Contract, RuleSet};
 use liverpool_engine::search::{self, Arrangement, GoDown, PAD};
 
@@ -130,7 +130,12 @@ fn contract_of(round: &Bound<'_, PyAny>, rules: &RuleSet) -> PyResult<Contract> 
 
 /// Cards as a multiset, refused if the deck for `players` could not hold them
 /// (`too_many_copies`, or `no_jokers_in_profile` for a joker in a joker-free deck).
-fn counts_of(cards: &Bound<'_, PyAny>, rules: &RuleSet, players: u8, what: liverpool_engine::Message) -> PyResult<CardCounts> {
+fn counts_of(
+    cards: &Bound<'_, PyAny>,
+    rules: &RuleSet,
+    players: u8,
+    what: liverpool_engine::Message,
+) -> PyResult<CardCounts> {
     let cards = extract_cards(cards).map_err(|e| {
         // Not iterable at all (a float, None...): say so with a stable code.
         if e.is_instance_of::<PyTypeError>(cards.py()) {

@@ -9,9 +9,9 @@ use crate::args::{threads_arg, u64_arg};
 use crate::cards::{rules_or_default, PyRuleSet};
 use crate::errors::{busy, invalid_argument, py_result};
 use crate::game::{PyAction, PyGameState};
-use liverpool_engine::msg;
 use liverpool_engine::bots::{Bot, BotKind, NativeBot};
 use liverpool_engine::game::GameState;
+use liverpool_engine::msg;
 use liverpool_engine::sim::{check_batch, simulate_range, SimResult};
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray2, PyArray3};
@@ -92,12 +92,12 @@ impl PyNativeBot {
     fn choose(
         &self,
         py: Python<'_>,
-        state: PyRef<'_, PyGameState>,
+        state: &Bound<'_, PyGameState>,
         seat: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyAction> {
-        // The bot thinks on its own copy of the state with the GIL released, so the
-        // caller's state stays free for other threads (it is a cheap clone).
-        let state = state.state.clone();
+        // The bot thinks on its own copy of the state with the GIL released, holding
+        // no borrow of the caller's state, which stays free for other threads.
+        let state = state.borrow().state.clone();
         let state = &state;
         let Some(to_act) = state.to_act() else {
             return Err(invalid_argument(msg!("arg.game_over")));

@@ -26,8 +26,8 @@ mod tests;
 
 pub use action::{Action, Event, EventKind, RoundEnd, RoundEndReason};
 pub use legal::GO_DOWN_LIMIT;
-pub use reachable::MAX_SCORE;
 pub use position::{Position, PositionMeld, PositionRng, PositionWindow};
+pub use reachable::MAX_SCORE;
 pub use scenario::{run_file, run_paths, run_scenario, RunSummary, ScenarioReport};
 pub use snapshot::Step;
 pub use state::{BuyWindow, GameState, Phase, TableMeld, MAX_SEATS};

@@ -134,7 +134,11 @@ pub struct Position {
 
 /// `bad_position` for an input of `bytes` bytes, beyond the limit `max`.
 pub(crate) fn too_large(bytes: u64, max: usize) -> Error {
-    Error::with(ErrorCode::BadPosition, None, msg!("input.too_large", bytes = bytes, max = max))
+    Error::with(
+        ErrorCode::BadPosition,
+        None,
+        msg!("input.too_large", bytes = bytes, max = max),
+    )
 }
 
 /// Refuse a text longer than `max` bytes before parsing it.

@@ -448,6 +448,9 @@ pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Sen
 
 /// The thread counts whose pools [`with_threads`] keeps now, least recently used first.
 pub fn cached_pools() -> Vec<usize> {
-    let pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    let pools = POOLS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     pools.iter().map(|(n, _)| *n).collect()
 }
