@@ -68,7 +68,7 @@ impl PyCard {
     }
     /// Points this card scores left in hand under `rules` (L-10.1).
     #[pyo3(signature = (rules = None))]
-    fn points(&self, rules: Option<PyRef<'_, PyRuleSet>>) -> u16 {
+    fn points(&self, #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>) -> u16 {
         match rules {
             Some(r) => r.rules.card_points(self.card),
             None => RuleSet::liverpool().card_points(self.card),
@@ -100,6 +100,21 @@ fn not_a_card(obj: &Bound<'_, PyAny>) -> PyErr {
     invalid_argument(msg!("arg.not_a_card", kind = kind))
 }
 
+/// The text of a card string; a string that is not valid Unicode (a lone surrogate)
+/// is `malformed_card`.
+fn card_text(s: &Bound<'_, PyString>) -> PyResult<String> {
+    s.to_str().map(str::to_owned).map_err(|_| {
+        to_py(Error::with(
+            ErrorCode::MalformedCard,
+            None,
+            msg!(
+                "arg.card_not_unicode",
+                text = s.repr().map(|r| r.to_string()).unwrap_or_default()
+            ),
+        ))
+    })
+}
+
 /// Accept a `Card`, a card string or a compact id. A bool is not a card id (`True`
 /// would read as 2♠); a string that is not valid Unicode is a malformed card.
 pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
@@ -107,17 +122,7 @@ pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
         return Ok(c.get().card);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let text = s.to_str().map_err(|_| {
-            to_py(Error::with(
-                ErrorCode::MalformedCard,
-                None,
-                msg!(
-                    "arg.card_not_unicode",
-                    text = s.repr().map(|r| r.to_string()).unwrap_or_default()
-                ),
-            ))
-        })?;
-        return py_result(Card::parse(text));
+        return py_result(Card::parse(&card_text(s)?));
     }
     if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
         return match obj.extract::<i64>() {
@@ -135,8 +140,7 @@ pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
 /// Accept any iterable of card-likes, or one string of space-separated cards.
 pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return s
-            .to_str()?
+        return card_text(s)?
             .split_whitespace()
             .map(|t| py_result(Card::parse(t)))
             .collect();
@@ -206,8 +210,9 @@ impl PyRuleSet {
     /// `"no-buy"`, `"double-progressive"` (see `RuleSet.presets()`). Rule sets written
     /// by users: `RuleSet.from_file`, `RuleSet.from_toml`, `RuleSet.from_json`.
     #[new]
-    #[pyo3(signature = (preset = "liverpool"))]
-    fn new(preset: &str) -> PyResult<Self> {
+    #[pyo3(signature = (preset = String::from("liverpool")), text_signature = "(preset='liverpool')")]
+    fn new(#[pyo3(from_py_with = preset_param)] preset: String) -> PyResult<Self> {
+        let preset = preset.as_str();
         Ok(PyRuleSet {
             rules: py_result(RuleSet::preset(preset))?,
         })
@@ -216,7 +221,8 @@ impl PyRuleSet {
     /// `{"base": "contract", ...changes}`. Unknown keys and impossible values are
     /// refused with `InvalidRulesError`, whose message names the key and the reason.
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Self> {
+    fn from_json(#[pyo3(from_py_with = text_param)] text: String) -> PyResult<Self> {
+        let text = text.as_str();
         Ok(PyRuleSet {
             rules: py_result(RuleSet::from_json(text))?,
         })
@@ -228,7 +234,8 @@ impl PyRuleSet {
     /// >>> rules.name, rules.deal_sizes[0]
     /// ('house', 7)
     #[staticmethod]
-    fn from_toml(text: &str) -> PyResult<Self> {
+    fn from_toml(#[pyo3(from_py_with = text_param)] text: String) -> PyResult<Self> {
+        let text = text.as_str();
         Ok(PyRuleSet {
             rules: py_result(RuleSet::from_toml(text))?,
         })
@@ -341,12 +348,10 @@ impl PyRuleSet {
     }
     /// L-2.3: the cut size that earns the cut bonus in this round.
     #[pyo3(signature = (round, players = None))]
-    fn exact_cut(&self, round: &Bound<'_, PyAny>, players: Option<u8>) -> PyResult<usize> {
+    fn exact_cut(&self, round: &Bound<'_, PyAny>, players: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
         let round = round_arg(round, &self.rules)?;
-        py_result(
-            self.rules
-                .exact_cut(round, players.unwrap_or(self.rules.default_players)),
-        )
+        let players = crate::args::players_arg(players.filter(|p| !p.is_none()), &self.rules)?;
+        py_result(self.rules.exact_cut(round, players))
     }
     #[getter]
     fn cut_bonus(&self) -> i32 {
@@ -355,6 +360,53 @@ impl PyRuleSet {
     fn __repr__(&self) -> String {
         format!("RuleSet('{}')", self.rules.name)
     }
+}
+
+/// A `rules=` argument: a `RuleSet` or `None`; anything else is `invalid_argument`
+/// (never PyO3's bare `TypeError`).
+pub fn rules_param<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<PyRef<'py, PyRuleSet>>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    obj.extract::<PyRef<'py, PyRuleSet>>().map(Some).map_err(|_| {
+        let kind = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "?".into());
+        invalid_argument(msg!("arg.rules", kind = kind))
+    })
+}
+
+/// A text argument (`what` names it in the error): a `str` of valid Unicode.
+pub fn str_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    let kind = || {
+        obj.get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "?".into())
+    };
+    let s = obj
+        .cast::<PyString>()
+        .map_err(|_| invalid_argument(msg!("arg.not_text", what = what, kind = kind())))?;
+    s.to_str()
+        .map(str::to_owned)
+        .map_err(|_| invalid_argument(msg!("arg.not_text", what = what, kind = "str (not valid Unicode)")))
+}
+
+/// `text=` (`str_arg`).
+pub fn text_param(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    str_arg(obj, "text")
+}
+
+/// `preset=` (`str_arg`).
+pub fn preset_param(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    str_arg(obj, "preset")
+}
+
+/// `kind=` (`str_arg`).
+pub fn kind_param(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    str_arg(obj, "kind")
 }
 
 pub fn rules_or_default(rules: Option<PyRef<'_, PyRuleSet>>) -> RuleSet {
@@ -373,7 +425,10 @@ impl PyMeld {
     /// A set (L-4.1): cards of one rank, any order.
     #[staticmethod]
     #[pyo3(signature = (cards, rules = None))]
-    fn set(cards: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+    fn set(
+        cards: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
+    ) -> PyResult<Self> {
         let cards = extract_cards(cards)?;
         Ok(PyMeld {
             meld: py_result(Meld::set(&cards, &rules_or_default(rules)))?,
@@ -382,7 +437,10 @@ impl PyMeld {
     /// A run (L-4.2, L-4.3): cards of one suit listed low to high; a joker's place fixes its card.
     #[staticmethod]
     #[pyo3(signature = (cards, rules = None))]
-    fn run(cards: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+    fn run(
+        cards: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
+    ) -> PyResult<Self> {
         let cards = extract_cards(cards)?;
         Ok(PyMeld {
             meld: py_result(Meld::run(&cards, &rules_or_default(rules)))?,
@@ -391,7 +449,10 @@ impl PyMeld {
     /// A set or a run, whichever the cards are (a set when both readings are legal).
     #[staticmethod]
     #[pyo3(signature = (cards, rules = None))]
-    fn parse(cards: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+    fn parse(
+        cards: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
+    ) -> PyResult<Self> {
         let cards = extract_cards(cards)?;
         let mut readings = py_result(Meld::interpretations(&cards, &rules_or_default(rules)))?;
         Ok(PyMeld {
@@ -445,11 +506,10 @@ impl PyMeld {
     fn lay_off(
         &self,
         cards: &Bound<'_, PyAny>,
-        end: Option<&str>,
-        rules: Option<PyRef<'_, PyRuleSet>>,
+        #[pyo3(from_py_with = end_param)] end: Option<End>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     ) -> PyResult<Self> {
         let cards = extract_cards(cards)?;
-        let end = parse_end(end)?;
         Ok(PyMeld {
             meld: py_result(self.meld.lay_off(&cards, end, &rules_or_default(rules)))?,
         })
@@ -475,13 +535,28 @@ impl PyMeld {
     }
 }
 
-pub fn parse_end(end: Option<&str>) -> PyResult<Option<End>> {
-    match end {
-        None => Ok(None),
+/// `end=`: `None`, `"low"` or `"high"`; anything else is `invalid_argument`.
+pub fn end_param(obj: &Bound<'_, PyAny>) -> PyResult<Option<End>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    match obj.cast::<PyString>().ok().and_then(|s| s.to_str().ok()) {
         Some("low") => Ok(Some(End::Low)),
         Some("high") => Ok(Some(End::High)),
-        Some(other) => Err(invalid_argument(msg!("arg.end", end = other))),
+        _ => Err(invalid_argument(msg!("arg.end", end = obj.repr()?))),
     }
+}
+
+/// An iterable argument (`what` names it), or `invalid_argument`.
+pub fn iter_arg<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+    obj.try_iter().map_err(|_| {
+        let kind = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "?".into());
+        invalid_argument(msg!("arg.not_iterable", what = what, kind = kind))
+    })
 }
 
 /// Check a go-down for a round's contract (L-4.6, L-4.4, L-8) and return its melds.
@@ -490,13 +565,13 @@ pub fn parse_end(end: Option<&str>) -> PyResult<Option<End>> {
 fn check_go_down(
     melds: &Bound<'_, PyAny>,
     round: &Bound<'_, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
 ) -> PyResult<Vec<PyMeld>> {
     let rules = rules_or_default(rules);
     let round = round_arg(round, &rules)?;
     let contract = py_result(rules.contract_for(round))?;
     let mut groups = Vec::new();
-    for g in melds.try_iter()? {
+    for g in iter_arg(melds, "melds")? {
         groups.push(extract_cards(&g?)?);
     }
     let melds = py_result(engine_check_go_down(&groups, &contract, &rules))?;

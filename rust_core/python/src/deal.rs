@@ -33,7 +33,7 @@ fn extract_deck(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
             .collect();
     }
     let mut cards = Vec::new();
-    for item in deck.try_iter()? {
+    for item in crate::cards::iter_arg(deck, "deck")? {
         cards.push(extract_card(&item?)?);
     }
     Ok(cards)
@@ -44,7 +44,7 @@ fn extract_deck(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
 #[pyo3(signature = (rules = None, players = None))]
 fn new_deck<'py>(
     py: Python<'py>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     players: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let rules = rules_or_default(rules);
@@ -59,7 +59,7 @@ fn new_deck<'py>(
 fn shuffled_deck<'py>(
     py: Python<'py>,
     seed: &Bound<'py, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     players: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let seed = seed_arg(seed)?;
@@ -77,7 +77,7 @@ fn shuffled_decks<'py>(
     py: Python<'py>,
     n: &Bound<'py, PyAny>,
     seed: &Bound<'py, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     players: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
@@ -165,7 +165,7 @@ fn deal_round(
     round: &Bound<'_, PyAny>,
     dealer: &Bound<'_, PyAny>,
     cut: &Bound<'_, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     players: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDeal> {
     let rules = rules_or_default(rules);

@@ -8,7 +8,7 @@
 //! their field names and order are exactly the engine's (CONFORMANCE.md shapes).
 
 use crate::args::{players_arg, seed_arg};
-use crate::cards::{cards_to_py, display_html, extract_card, extract_cards, parse_end, PyCard, PyMeld, PyRuleSet};
+use crate::cards::{cards_to_py, display_html, extract_card, extract_cards, PyCard, PyMeld, PyRuleSet};
 use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::card::Card;
 use liverpool_engine::game::{self, observation_layout, Action, Event, GameState, Position, ScenarioReport, TableMeld};
@@ -103,7 +103,14 @@ fn py_to_json(obj: &Bound<'_, PyAny>, code: ErrorCode, what: liverpool_engine::M
     kwargs.set_item("ensure_ascii", false)?;
     kwargs.set_item("default", default.bind(py))?;
     match json_module(py)?.getattr("dumps")?.call((obj,), Some(&kwargs)) {
-        Ok(text) => text.extract(),
+        // A str that is not valid Unicode (a lone surrogate) is not JSON data either.
+        Ok(text) => text.extract::<String>().map_err(|e: PyErr| {
+            to_py(Error::with(
+                code,
+                None,
+                msg!("arg.not_json", what = what.clone(), error = e.value(py)),
+            ))
+        }),
         Err(e) => Err(to_py(Error::with(
             code,
             None,
@@ -207,7 +214,7 @@ impl PyAction {
             return Err(invalid_argument(msg!("arg.go_down_string")));
         }
         let mut groups = Vec::new();
-        for g in melds.try_iter()? {
+        for g in crate::cards::iter_arg(melds, "melds")? {
             groups.push(extract_cards(&g?)?);
         }
         Ok(Action::GoDown { melds: groups }.into())
@@ -215,11 +222,15 @@ impl PyAction {
     /// L-5.3: add `cards` to table meld number `meld`; `end` ("low"/"high") places a joker on a run.
     #[staticmethod]
     #[pyo3(signature = (meld, cards, end = None))]
-    fn lay_off(meld: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, end: Option<&str>) -> PyResult<Self> {
+    fn lay_off(
+        meld: &Bound<'_, PyAny>,
+        cards: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = crate::cards::end_param)] end: Option<End>,
+    ) -> PyResult<Self> {
         Ok(Action::LayOff {
             meld: meld_arg(meld, "meld")?,
             cards: extract_cards(cards)?,
-            end: parse_end(end)?,
+            end,
         }
         .into())
     }
@@ -230,13 +241,13 @@ impl PyAction {
         meld: &Bound<'_, PyAny>,
         card: &Bound<'_, PyAny>,
         to_meld: &Bound<'_, PyAny>,
-        end: Option<&str>,
+        #[pyo3(from_py_with = crate::cards::end_param)] end: Option<End>,
     ) -> PyResult<Self> {
         Ok(Action::SwapJoker {
             meld: meld_arg(meld, "meld")?,
             card: extract_card(card)?,
             to_meld: meld_arg(to_meld, "to_meld")?,
-            end: parse_end(end)?,
+            end,
         }
         .into())
     }
@@ -467,7 +478,17 @@ impl From<GameState> for PyGameState {
 
 fn position_from_py(pos: &Bound<'_, PyAny>) -> PyResult<Position> {
     let text = match pos.cast::<PyString>() {
-        Ok(s) => s.to_str()?.to_owned(),
+        Ok(s) => s.to_str().map(str::to_owned).map_err(|e| {
+            to_py(Error::with(
+                ErrorCode::BadPosition,
+                None,
+                msg!(
+                    "arg.not_json",
+                    what = msg!("what.the_position"),
+                    error = e.value(pos.py())
+                ),
+            ))
+        })?,
         Err(_) => py_to_json(pos, ErrorCode::BadPosition, msg!("what.the_position"))?,
     };
     py_result(Position::from_json(&text))
@@ -482,7 +503,7 @@ impl PyGameState {
     fn new(
         seed: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
-        rules: Option<PyRef<'_, PyRuleSet>>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     ) -> PyResult<Self> {
         let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
         let rules = rules_arg(rules);
@@ -499,13 +520,13 @@ impl PyGameState {
         seed: &Bound<'_, PyAny>,
         actions: &Bound<'_, PyAny>,
         players: Option<&Bound<'_, PyAny>>,
-        rules: Option<PyRef<'_, PyRuleSet>>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     ) -> PyResult<Self> {
         let seed = seed_arg(seed)?;
         let rules = rules_arg(rules);
         let players = players_arg(players, &rules)? as usize;
         let mut steps = Vec::new();
-        for (i, item) in actions.try_iter()?.enumerate() {
+        for (i, item) in crate::cards::iter_arg(actions, "actions")?.enumerate() {
             let item = item?;
             let pair = item
                 .cast::<PyTuple>()
@@ -526,7 +547,10 @@ impl PyGameState {
     /// inconsistent position raises `PositionError` (`bad_position`).
     #[staticmethod]
     #[pyo3(signature = (position, rules = None))]
-    fn from_position(position: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+    fn from_position(
+        position: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
+    ) -> PyResult<Self> {
         let pos = position_from_py(position)?;
         let state = match rules {
             None => GameState::from_position(&pos),
@@ -543,7 +567,8 @@ impl PyGameState {
 
     /// Read a state written by `to_json` (`PositionError` if it is not one).
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Self> {
+    fn from_json(#[pyo3(from_py_with = crate::cards::text_param)] text: String) -> PyResult<Self> {
+        let text = text.as_str();
         Ok(py_result(GameState::from_json(text))?.into())
     }
 
@@ -891,7 +916,11 @@ fn run_scenario_file(py: Python<'_>, path: PathBuf) -> PyScenarioReport {
 
 /// Run one scenario given as JSON text.
 #[pyfunction]
-fn run_scenario_text(py: Python<'_>, text: &str) -> PyScenarioReport {
+fn run_scenario_text(
+    py: Python<'_>,
+    #[pyo3(from_py_with = crate::cards::text_param)] text: String,
+) -> PyScenarioReport {
+    let text = text.as_str();
     PyScenarioReport {
         report: py.detach(|| game::run_scenario(text)),
     }

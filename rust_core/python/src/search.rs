@@ -202,7 +202,7 @@ fn batch_of(hands: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize)> {
 fn has_contract(
     hand: &Bound<'_, PyAny>,
     round: &Bound<'_, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
 ) -> PyResult<bool> {
     let rules = rules_ref(&rules);
     let contract = contract_of(round, rules)?;
@@ -225,7 +225,7 @@ fn has_contract(
 fn best_go_down(
     hand: &Bound<'_, PyAny>,
     round: &Bound<'_, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
 ) -> PyResult<Option<PyGoDown>> {
     let rules = rules_ref(&rules);
     let contract = contract_of(round, rules)?;
@@ -261,7 +261,7 @@ fn limit_arg(limit: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
 fn all_go_downs(
     hand: &Bound<'_, PyAny>,
     round: &Bound<'_, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PyGoDown>> {
     Ok(all_go_downs_limited(hand, round, rules, limit)?.0)
@@ -282,7 +282,7 @@ fn all_go_downs(
 fn all_go_downs_limited(
     hand: &Bound<'_, PyAny>,
     round: &Bound<'_, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Vec<PyGoDown>, bool)> {
     let rules = rules_ref(&rules);
@@ -337,7 +337,10 @@ fn outs<'py>(
 /// Arrangement(melds=['5♥ 6♥ 7♥ 8♥'], deadwood='8♠ 8♦', points=16)
 #[pyfunction]
 #[pyo3(signature = (hand, rules = None))]
-fn best_arrangement(hand: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<PyArrangement> {
+fn best_arrangement(
+    hand: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
+) -> PyResult<PyArrangement> {
     let rules = rules_ref(&rules);
     Ok(PyArrangement {
         arrangement: search::best_arrangement(&hand_of(hand, rules)?, rules),

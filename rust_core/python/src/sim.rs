@@ -64,8 +64,12 @@ pub struct PyNativeBot {
 #[pymethods]
 impl PyNativeBot {
     #[new]
-    #[pyo3(signature = (kind = "greedy", seed = None))]
-    fn new(kind: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(signature = (kind = String::from("greedy"), seed = None), text_signature = "(kind='greedy', seed=None)")]
+    fn new(
+        #[pyo3(from_py_with = crate::cards::kind_param)] kind: String,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let kind = kind.as_str();
         let seed = seed.map(|s| u64_arg(s, "seed")).transpose()?.unwrap_or(0);
         let kind = py_result(BotKind::parse(kind))?;
         Ok(PyNativeBot {
@@ -252,7 +256,7 @@ fn simulate(
     games: &Bound<'_, PyAny>,
     seed: Option<&Bound<'_, PyAny>>,
     bots: Option<&Bound<'_, PyAny>>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     threads: Option<&Bound<'_, PyAny>>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PySimulationResult> {

@@ -408,7 +408,10 @@ pub const MAX_CACHED_POOLS: usize = 4;
 
 /// The kept pools, most recently used last. A dropped pool's threads exit once the
 /// calls that still hold it (an `Arc`) return.
-static POOLS: OnceLock<Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>> = OnceLock::new();
+static POOLS: OnceLock<PoolCache> = OnceLock::new();
+
+/// `(threads, pool)`, most recently used last.
+type PoolCache = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
 
 /// Run `f` on a rayon pool of `threads` threads (`None`: the global pool, one thread
 /// per core). Pools are built once per size and kept (at most [`MAX_CACHED_POOLS`]
