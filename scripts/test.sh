@@ -44,8 +44,11 @@ if [ -d ../shared/conformance ]; then SCENARIOS=(../shared/conformance "${SCENAR
 step "benchmark smoke run (numbers are printed, never asserted)"
 .venv/bin/liverpool bench --quick --json target/bench-quick.json
 
+# The last two steps both run even if the first fails, so one run reports both.
+failed=0
 step "pytest (unit, property, differential, doctests, notebooks)"
-.venv/bin/python -m pytest -q -m "not browser"
+.venv/bin/python -m pytest -q -m "not browser" || failed=1
 
 step "browser test: every notebook in Voila + Chromium (docs/browser-test.md)"
-.venv/bin/python -m pytest -q -m browser tests/browser
+.venv/bin/python -m pytest -q -m browser tests/browser || failed=1
+exit "$failed"

@@ -50,8 +50,9 @@ def test_serve_is_a_cli_command() -> None:
 def test_serve_starts_voila_that_answers_and_stops_on_sigterm(tmp_path: Path) -> None:
     folder = tmp_path / "notebooks" / "en"
     folder.mkdir(parents=True)
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('served by liverpool')")])
-    nbformat.write(notebook, folder / "hello.ipynb")
+    cell = nbformat.v4.new_code_cell("print('served by liverpool')")  # type: ignore[no-untyped-call]
+    notebook = nbformat.v4.new_notebook(cells=[cell])  # type: ignore[no-untyped-call]
+    nbformat.write(notebook, folder / "hello.ipynb")  # type: ignore[no-untyped-call]
     env = dict(os.environ)
     for name in ("RUNTIME", "CONFIG", "DATA"):
         env[f"JUPYTER_{name}_DIR"] = str(tmp_path / f"jupyter-{name.lower()}")

@@ -369,3 +369,191 @@ def test_every_table_key_used_exists_in_every_language(monkeypatch: pytest.Monke
             with i18n.language(lang):
                 liverpool.narration.describe_action(0, action)
     assert missing == []
+
+
+# --- what a newcomer sees (issue 6, part 2) ---------------------------------------------------
+
+
+def advance_until(ui: Any, done: Any, limit: int = 3000) -> Any:
+    """Let the helper bot play seat 0 (through the table's own button) until ``done(driver)``."""
+    for _ in range(limit):
+        if done(ui.driver):
+            return ui
+        ui.auto_button.click()
+    raise AssertionError("the wanted moment never came")
+
+
+def face_cards(markup: str) -> Counter[str]:
+    return Counter(re.findall(r'class="lp-card-face[^"]*" data-card="([^"]+)"', markup))
+
+
+def prompt_text(ui: Any) -> str:
+    found = re.search(r"<div class='lp-prompt' style='([^']*)'>([^<]*)</div>", ui.message.value)
+    assert found is not None, ui.message.value
+    return found.group(2)
+
+
+@pytest.mark.parametrize(("language", "label"), [("en", "Your hand"), ("pt", "Sua mão"), ("es", "Tu mano")])
+def test_the_hand_is_shown_once_under_its_label(language: str, label: str) -> None:
+    ui = advance_until(card_table(seed=3, language=language), lambda d: d.state.phase == "play" and d.waiting_for_human)
+    hand = ui.driver.state.hand(0)
+    # The board draws no card of seat 0's hand: its faces are the discard's top and the table.
+    state = ui.driver.state
+    expected = Counter(str(c) for m in state.table for c in m.meld.cards)
+    if state.discard_top is not None:
+        expected[str(state.discard_top)] += 1
+    assert face_cards(ui.board.value) == expected
+    assert "lp-own-hand-count" in ui.board.value and f">{len(hand)} " in ui.board.value
+    # The hand widget holds exactly the hand, with its label.
+    assert Counter(str(c) for c in ui.hand.cards) == Counter(str(c) for c in hand)
+    assert label in ui.hand_label.value
+
+
+PROMPTS = {
+    # language: (cut, draw, buy, play, round over) — a fragment the learner must read
+    "en": ("You cut the deck", "Your turn: take", "Do you buy", "Go down if you can", "click Next round"),
+    "pt": ("Você corta o baralho", "Sua vez: pegue", "Você compra", "Baixe se puder", "clique em Próxima rodada"),
+    "es": ("Cortas la baraja", "Tu turno: toma", "¿Compras", "Bájate si puedes", "pulsa Siguiente ronda"),
+}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_the_prompt_box_names_the_decision_in_every_phase(language: str) -> None:
+    cut, draw, buy, play, over = PROMPTS[language]
+    ui = card_table(seed=0, language=language)  # seat 0 cuts first with this seed
+    assert ui.driver.state.phase == "cut" and prompt_text(ui).startswith(cut)
+    seen: set[str] = set()
+    for _ in range(3000):
+        state = ui.driver.state
+        if state.is_game_over:
+            break
+        text = prompt_text(ui)
+        style = re.search(r"<div class='lp-prompt' style='([^']*)'", ui.message.value)
+        assert style is not None and "#f39c12" in style.group(1)  # amber: the learner decides
+        if state.phase == "draw" and "take_discard" in enabled(ui):
+            assert text.startswith(draw) and str(state.discard_top) in text
+            seen.add("draw")
+        elif state.phase == "buying":
+            assert text.startswith(buy) and str(state.discard_top) in text
+            seen.add("buy")
+        elif state.phase == "play" and not state.down[0]:
+            assert text.startswith(play)
+            seen.add("play")
+        elif state.phase == "round_over":
+            assert over in text and enabled(ui) == ["next_round"]
+            seen.add("over")
+            break
+        ui.auto_button.click()
+    assert seen == {"draw", "buy", "play", "over"}, seen
+    # The prompt sits right above the hand, and the hand right above the buttons.
+    children = list(ui.box.children)
+    hand_at = next(i for i, c in enumerate(children) if ui.hand in getattr(c, "children", ()))
+    assert children.index(ui.message) == hand_at - 1
+    assert ui.buttons["cut"] in children[hand_at + 1].children
+
+
+def test_enabled_buttons_stand_out_and_disabled_ones_have_no_style() -> None:
+    ui = card_table(seed=6, rules="liverpool-classic")
+    renders = 0
+    while not ui.driver.state.is_game_over and renders < 400:
+        legal = {a.name for a in ui.driver.legal()}
+        for name, button in ui.buttons.items():
+            assert button.disabled == (name not in legal)
+            if button.disabled:
+                assert button.button_style == ""
+            else:
+                assert button.button_style in ("primary", "success", "warning")
+            assert button.layout.width == "auto"  # the label is never cut
+        ui.auto_button.click()
+        renders += 1
+    assert renders > 50
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_rule_presets_have_readable_names_in_every_language(language: str) -> None:
+    ui = card_table(seed=0, language=language)
+    labels = dict((value, label) for label, value in ui.profile.options)
+    assert list(labels) == RuleSet.presets()
+    for preset, label in labels.items():
+        assert label != preset and re.search(r"\([LCW]\)$", label), label
+        assert i18n.has_text("table", "profile_" + preset.replace("-", "_"))
+    expected = {"en": "Liverpool classic (W)", "pt": "Liverpool clássico (W)", "es": "Liverpool clásico (W)"}
+    assert labels["liverpool-classic"] == expected[language]
+    # The seat pickers read as players, not raw bot ids, and "no player" is said plainly.
+    no_player = {"en": "no player", "pt": "sem jogador", "es": "sin jugador"}[language]
+    assert any(no_player in label for label, value in ui.bot_pickers[0].options if value == "")
+
+
+def test_seat_pickers_show_the_seats_in_play_and_one_free_seat() -> None:
+    ui = card_table(seed=0, bots=("greedy", "random"))
+    shown = [p.layout.display != "none" for p in ui.bot_pickers]
+    assert shown == [True, True, True, False, False]
+    assert [p.value for p in ui.bot_pickers[:3]] == ["greedy", "random", ""]
+    ui.bot_pickers[2].value = "random"  # a third bot: the next seat appears
+    assert [p.layout.display != "none" for p in ui.bot_pickers] == [True, True, True, True, False]
+    ui.new_game_button.click()
+    assert ui.driver.state.players == 4
+
+
+@given(kinds=st.lists(st.sampled_from(["", "greedy", "random"]), min_size=1, max_size=8))
+def test_shown_seats_are_every_seat_up_to_the_last_bot_and_one_more(kinds: list[str]) -> None:
+    from liverpool.widgets.table import shown_seats
+
+    shown = shown_seats(kinds)
+    assert len(shown) == len(kinds)
+    assert all(shown[i] for i, kind in enumerate(kinds) if kind)  # a seat with a bot is never hidden
+    hidden = [i for i, s in enumerate(shown) if not s]
+    assert all(not kinds[i] for i in hidden)
+    assert sum(1 for i, s in enumerate(shown) if s and not any(kinds[i:])) <= 1  # one free seat at most
+
+
+def test_the_log_is_newest_first_with_bullets_and_marks() -> None:
+    ui = card_table(seed=0)
+    state = ui.driver.state
+    ui.cut_size.value = state.rules.exact_cut(state.round, state.players)
+    click(ui, "cut")
+    advance_until(ui, lambda d: d.state.round == 2)
+    log = ui.log.value
+    assert log.startswith("<ul") and "<ol" not in log and "list-style:disc" in log
+    texts = [step.text for step in ui.driver.steps]
+    positions = [log.find(html_escape(t)) for t in (texts[0], texts[len(texts) // 2], texts[-1])]
+    assert all(p >= 0 for p in positions) and positions[0] > positions[1] > positions[2]
+    # The learner's moves are marked; the bots' are not.
+    mine = re.findall(r"<li class='lp-log-move lp-log-you[^']*'[^>]*>([^<]*)</li>", log)
+    assert mine and all(t.startswith("you ") for t in mine)
+    others = re.findall(r"<li class='lp-log-move'[^>]*>([^<]*)</li>", log)
+    assert others and all(t.startswith("seat ") for t in others)
+    assert re.search(r"<li class='lp-log-move[^']*lp-log-round-start'[^>]*>round 2 starts", log)
+    # The exact cut and the round's end are separators, the round end above the move that caused it.
+    assert "lp-log-move lp-log-you lp-log-cut-bonus" in log
+    assert re.search(r"lp-log-round-end lp-log-round-over'[^>]*>round 1 over", log)
+    assert re.search(r"lp-log-round-end lp-log-cut-bonus'[^>]*>cut bonus \(L-2.3, L-10.2\): you", log)
+    ended = next(step for step in ui.driver.steps if step.round_end)
+    assert log.find("round 1 over") < log.find(html_escape(ended.text))
+
+
+def html_escape(text: str) -> str:
+    import html
+
+    return html.escape(text)
+
+
+@pytest.mark.parametrize(
+    ("language", "banner_words"),
+    [("en", ("You win", "wins the game", "Shared win", "share the win")),
+     ("pt", ("Você venceu", "venceu o jogo", "Vitória dividida", "divide a vitória")),
+     ("es", ("Ganaste", "ganó la partida", "Victoria compartida", "Compartes la victoria"))],
+)
+def test_game_over_shows_a_winner_banner_and_marked_totals(language: str, banner_words: tuple[str, ...]) -> None:
+    ui = advance_until(card_table(seed=4, language=language, bots=("greedy", "random")), lambda d: d.state.is_game_over)
+    state = ui.driver.state
+    banner = re.search(r"<div class='lp-winner-banner'[^>]*>(.*?)</div>", ui.message.value)
+    assert banner is not None and any(word in banner.group(1) for word in banner_words)
+    if 0 in state.winners:
+        assert banner_words[0] in banner.group(1) or banner_words[3] in banner.group(1)
+    # Trophies on the engine's winners' totals, and only there.
+    assert ui.scores.value.count("class='lp-winner'") == len(state.winners)
+    for seat in state.winners:
+        assert re.search(rf"class='lp-winner'[^>]*>.*?</svg>{state.totals[seat]}</td>", ui.scores.value)
+    legend = {"en": "★ went out", "pt": "★ bateu", "es": "★ salió"}[language]
+    assert legend in ui.scores.value

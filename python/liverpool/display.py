@@ -533,7 +533,8 @@ def state_html(
 
     footer = ""
     if state.is_game_over and state.winners:
-        footer = f"<div><b>{_esc(_t('winners', seats=', '.join(_seat(w) for w in state.winners)))}</b></div>"
+        names = ", ".join(_seat_name(w, viewer) for w in state.winners)
+        footer = f"<div><b>{_esc(_t('winners', seats=names))}</b></div>"
     elif state.went_out is not None:
         footer = f"<div><b>{_esc(_t('went_out', seat=_seat(state.went_out)))}</b></div>"
 

@@ -44,7 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def port_is_free(port: int) -> bool:
+    """True when nothing listens on ``port`` (connections closed a moment ago, in
+    TIME_WAIT, do not count: servers reuse such ports, and so does this probe)."""
     with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((HOST, port))
         except OSError:

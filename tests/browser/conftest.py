@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import (
+from .browser_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
     KNOWN_CONSOLE_NOISE,

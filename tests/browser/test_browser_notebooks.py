@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import INTERACTIVE_NOTEBOOKS, NOTEBOOKS, discover_notebooks, notebook_language
+from .browser_support import INTERACTIVE_NOTEBOOKS, NOTEBOOKS, discover_notebooks, notebook_language
 
 ALL_NOTEBOOKS = discover_notebooks()
 

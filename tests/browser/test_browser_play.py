@@ -19,7 +19,7 @@ try:
 except ImportError:  # the fixtures skip (or fail) with the reason; collection must not break
     PlaywrightTimeout = TimeoutError  # type: ignore[misc,assignment]
 
-from browser_support import NOTEBOOKS, STEP_NOTEBOOKS, TABLE_NOTEBOOKS, TOUR_NOTEBOOKS, notebook_language
+from .browser_support import NOTEBOOKS, STEP_NOTEBOOKS, TABLE_NOTEBOOKS, TOUR_NOTEBOOKS, notebook_language
 
 CHANGE_TIMEOUT_MS = 30_000
 # A round between greedy bots ends in a few dozen turns; this only stops a stuck loop.
@@ -109,7 +109,8 @@ def _full_round_notebook() -> Path | None:
     """One table notebook plays a whole round (English if there is one); in the others,
     whose bots' moves take as long, a few moves and the translated buttons are enough."""
     english = [path for path in TABLE_NOTEBOOKS if notebook_language(path) == "en"]
-    return (english or TABLE_NOTEBOOKS or [None])[0]
+    candidates = english or TABLE_NOTEBOOKS
+    return candidates[0] if candidates else None
 
 
 def _catalogue_label(lang: str, action: str) -> str:
@@ -255,7 +256,8 @@ def _press_button(tour: Any) -> str:
     # The last button: on tours with several (Buy/Pass, two lay-offs, two draws) the
     # first one's answer is often already on show.
     buttons[-1].click()
-    return "pressed " + buttons[-1].inner_text().strip()
+    label: str = buttons[-1].inner_text().strip()
+    return "pressed " + label
 
 
 def _use_and_wait(view: Any, act: Any) -> str:

@@ -32,9 +32,12 @@ Stable DOM hooks (CSS classes, for the browser test and for styling):
 ``lp-stage``               the "add as meld" and "clear melds" buttons
 ``lp-auto``                the "play my turn for me" button
 ``lp-hint``                the hint button; ``lp-hint-panel`` its output
-``lp-log``                 the event log (one ``<li>`` per sentence)
+``lp-log``                 the event log, newest first (one ``<li>`` per
+                           sentence; ``lp-log-you`` marks the learner's)
 ``lp-scores``              the table of round scores and totals
-``lp-message``             the prompt, or the refusal of the last move
+``lp-message``             the message area: winner banner, the round just
+                           ended, the refusal of the last move, the prompt
+``lp-prompt``              the prompt box: the learner's decision now
 ``lp-board``               the board; ``lp-new-game`` the new-game button
 ``lp-meld-pick``           the table-meld list (lay off, swap from);
                            ``lp-to-pick`` the swap target; ``lp-end-pick``
@@ -117,6 +120,7 @@ _LOG_ROUND_OVER = (
     "background:#eef3e8;font-weight:700;"
 )
 _LOG_ROUND_LINE = "list-style:none;margin-left:-1.2em;padding:1px 6px;background:#eef3e8;"
+_LOG_ROUND_START = "list-style:none;margin:6px 0 0 -1.2em;padding:3px 6px;border-top:1px dashed #888;font-weight:700;"
 _LOG_CUT_BONUS = "list-style:none;margin-left:-1.2em;padding:2px 6px;background:#fff4d6;border-left:4px solid #f39c12;font-weight:600;"
 _LOG_GAME_OVER = "list-style:none;margin-left:-1.2em;padding:4px 6px;background:#e3f2e1;border-left:4px solid #2e7d32;font-weight:700;"
 _PROMPT_BOX = (
@@ -128,6 +132,14 @@ _PROMPT_WAITING = {"border": "#9e9e9e", "background": "#f2f2f2"}
 _BANNER = (
     "font-size:1.4em;font-weight:700;padding:12px 16px;margin:6px 0;border-radius:8px;"
     "background:#e3f2e1;border:2px solid #2e7d32;color:#1b5e20;"
+)
+_ROUND_NEWS = "padding:6px 12px;margin:6px 0;border-radius:6px;background:#eef3e8;border-left:6px solid #558b2f;"
+# A trophy drawn as SVG (an emoji may have no font in the learner's browser).
+_TROPHY = (
+    "<svg class='lp-trophy' width='1em' height='1em' viewBox='0 0 24 24' aria-hidden='true' "
+    "style='vertical-align:-0.12em;margin-right:0.3em'><path fill='#f9a825' stroke='#8d6e00' stroke-width='1' "
+    "d='M7 2h10v2h4v3a5 5 0 0 1-5 5h-.4A5 5 0 0 1 13 14.8V18h3v3H8v-3h3v-3.2A5 5 0 0 1 8.4 12H8a5 5 0 0 1-5-5V4h4z"
+    "M5 6v1a3 3 0 0 0 2.3 2.9A8 8 0 0 1 7 8V6zm14 0h-2v2a8 8 0 0 1-.3 1.9A3 3 0 0 0 19 7z'/></svg>"
 )
 # Faded disabled controls and buttons that grow with their labels (no "Add selection as …").
 _TABLE_CSS = """<style>
@@ -273,14 +285,14 @@ def _scores_html(driver: GameDriver) -> str:
             cells.append(f"<td style='{cell}'>{result.scores[s]}{mark}</td>")
         rows.append(f"<tr><td style='{cell}text-align:left'>{result.round}</td>{''.join(cells)}</tr>")
     winners = set(state.winners) if state.is_game_over else set()
+    total_cell = f"{cell}font-weight:700;border-top:2px solid #555;"
     totals = "".join(
-        f"<td class='lp-winner' style='{cell}font-weight:700;background:#e3f2e1'><span>🏆 </span>{t}</td>"
+        f"<td class='lp-winner' style='{total_cell}background:#e3f2e1'>{_TROPHY}{t}</td>"
         if s in winners
-        else f"<td style='{cell}font-weight:700'>{t}</td>"
+        else f"<td style='{total_cell}'>{t}</td>"
         for s, t in enumerate(state.totals)
     )
-    total_cell = f"{cell}text-align:left;font-weight:700;border-top:2px solid #555"
-    rows.append(f"<tr><td style='{total_cell}'>{html.escape(_t('scores_total'))}</td>{totals}</tr>")
+    rows.append(f"<tr><td style='{total_cell}text-align:left'>{html.escape(_t('scores_total'))}</td>{totals}</tr>")
     legend = [_t("scores_legend_went_out")] if driver.rounds else []
     if bonus_seen:
         legend.append(_t("scores_legend_cut_bonus"))
@@ -330,7 +342,7 @@ def _winner_banner(driver: GameDriver) -> str:
         words = _t("banner_winner", winner=others[0])
     else:
         words = _t("banner_winners", winners=", ".join(others))
-    return f"<div class='lp-winner-banner' style='{_BANNER}'>🏆 {html.escape(words)}</div>"
+    return f"<div class='lp-winner-banner' style='{_BANNER}'>{_TROPHY}{html.escape(words)}</div>"
 
 
 def _prompt_html(driver: GameDriver) -> str:
@@ -530,6 +542,9 @@ def card_table(
         if step.seat == ui.driver.human:
             classes.append("lp-log-you")
             style = _LOG_YOU
+        if step.event.get("event") == "round_started":
+            classes.append("lp-log-round-start")
+            style += _LOG_ROUND_START
         if step.event.get("cut_bonus"):
             classes.append("lp-log-cut-bonus")
             style += "background:#fff4d6;border-left:4px solid #f39c12;"
@@ -598,8 +613,11 @@ def card_table(
             if state.is_game_over:
                 parts.append(_winner_banner(driver))
             if round_news:
-                lines = "".join(f"<div>{html.escape(line)}</div>" for line in round_news)
-                parts.append(f"<div class='lp-round-news' style='{_LOG_ROUND_LINE}font-weight:700'>{lines}</div>")
+                lines = "".join(
+                    f"<div style='font-weight:{700 if index == 0 else 400}'>{html.escape(line)}</div>"
+                    for index, line in enumerate(round_news)
+                )
+                parts.append(f"<div class='lp-round-news' style='{_ROUND_NEWS}'>{lines}</div>")
             if refusal:
                 parts.append(f"<div class='lp-refusal' style='{_REFUSED}font-weight:600'>{html.escape(refusal[0])}</div>")
             parts.append(_prompt_html(driver))

@@ -1,0 +1,1 @@
+"""The real-browser test (docs/browser-test.md)."""
