@@ -4,6 +4,10 @@
 //! cards, rule sets as data, meld validation, contract search, shuffling and dealing,
 //! the game state machine, bots and batch simulation. No Python here: the PyO3
 //! binding lives in `rust_core/python` and only converts and delegates.
+//!
+//! No `unsafe` code (docs/guarantees.md).
+
+#![forbid(unsafe_code)]
 
 pub mod bots;
 pub mod card;
