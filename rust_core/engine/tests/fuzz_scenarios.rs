@@ -26,7 +26,7 @@ fn scenarios() -> &'static [String] {
 }
 
 proptest! {
-    #![proptest_config(config(150))]
+    #![proptest_config(config(1000))]
 
     #[test]
     fn mutated_scenarios_report(pick in any::<usize>(), seed in any::<u64>(), mutations in 1usize..5) {

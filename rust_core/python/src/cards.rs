@@ -35,7 +35,7 @@ impl PyCard {
     #[staticmethod]
     fn from_id(id: &Bound<'_, PyAny>) -> PyResult<Self> {
         // Only ints (never bools); any int outside 0..=52 is `malformed_card`, as for `Card(id)`.
-        if id.is_instance_of::<PyBool>() || !id.is_instance_of::<PyInt>() {
+        if !is_index(id) {
             return Err(not_a_card(id));
         }
         Ok(PyCard {
@@ -100,6 +100,12 @@ fn not_a_card(obj: &Bound<'_, PyAny>) -> PyErr {
     invalid_argument(msg!("arg.not_a_card", kind = kind))
 }
 
+/// An integer that may be a card id: an `int` or an integer-like such as
+/// `numpy.int64` (anything with `__index__`), but never a `bool` (`True` is not 2♠).
+fn is_index(obj: &Bound<'_, PyAny>) -> bool {
+    !obj.is_instance_of::<PyBool>() && (obj.is_instance_of::<PyInt>() || obj.hasattr("__index__").unwrap_or(false))
+}
+
 /// The text of a card string; a string that is not valid Unicode (a lone surrogate)
 /// is `malformed_card`.
 fn card_text(s: &Bound<'_, PyString>) -> PyResult<String> {
@@ -124,7 +130,7 @@ pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     if let Ok(s) = obj.cast::<PyString>() {
         return py_result(Card::parse(&card_text(s)?));
     }
-    if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
+    if is_index(obj) {
         return match obj.extract::<i64>() {
             Ok(id) if (0..CARD_KINDS as i64).contains(&id) => Ok(Card::from_id(id as u8).expect("in range")),
             _ => Err(to_py(Error::with(
