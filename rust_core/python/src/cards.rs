@@ -103,7 +103,7 @@ fn not_a_card(obj: &Bound<'_, PyAny>) -> PyErr {
 /// An integer that may be a card id: an `int` or an integer-like such as
 /// `numpy.int64` (anything with `__index__`), but never a `bool` (`True` is not 2♠).
 fn is_index(obj: &Bound<'_, PyAny>) -> bool {
-    !obj.is_instance_of::<PyBool>() && (obj.is_instance_of::<PyInt>() || obj.hasattr("__index__").unwrap_or(false))
+    !obj.is_instance_of::<PyBool>() && (obj.is_instance_of::<PyInt>() || obj.call_method0("__index__").is_ok())
 }
 
 /// The text of a card string; a string that is not valid Unicode (a lone surrogate)
