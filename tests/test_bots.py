@@ -18,6 +18,7 @@ from liverpool import (
     play_game,
     simulate,
 )
+from liverpool._core import game_seeds
 from liverpool.bots import Bot
 from liverpool.errors import IllegalMoveError, InvalidArgumentError
 
@@ -221,6 +222,21 @@ def test_other_profiles_and_player_counts_run() -> None:
         result = simulate(6, seed=1, bots=bots, rules=RuleSet(preset))
         assert result.totals.shape == (6, len(bots))
         assert np.array_equal(result.round_scores.sum(axis=1), result.totals)
+
+
+@pytest.mark.parametrize("preset", RuleSet.presets())
+def test_every_preset_simulates_and_replays(preset: str) -> None:
+    # The simulator under every preset: games end, totals add up, and play_game
+    # replays game i move by move (the fair window, W-7 calls and W-8 included).
+    rules = RuleSet(preset)
+    bots = ["greedy", "greedy", "random", "greedy"]
+    result = simulate(4, seed=5, bots=bots, rules=rules, threads=1)
+    assert np.array_equal(result.round_scores.sum(axis=1), result.totals)
+    for i in range(2):
+        game = play_game(bots, seed=5, rules=rules, game=i)
+        assert game.is_game_over and game.totals == result.totals[i].tolist()
+        # Only the seat the engine asked ever decided (L-6.3): every move was legal then.
+        assert GameState.replay(game_seeds(5, i, 4)[0], game.history, 4, rules) == game
 
 
 def test_clone_benchmark_helper() -> None:

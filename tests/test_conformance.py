@@ -71,6 +71,43 @@ def test_scenario_through_the_python_api(path: Path) -> None:
     walk(scenario)
 
 
+def expanded(g: GameState, seat: int, action: Action) -> list[tuple[int, Action]]:
+    """The actions a scenario step stands for (CONFORMANCE.md "Steps"): `draw_stock`
+    by the active player passes every seat still to answer and then draws; a `buy`
+    or call by a seat the engine does not ask yet passes every seat asked before it.
+    Played on a copy, so that the step stays atomic."""
+    trial = g.clone()
+    out: list[tuple[int, Action]] = []
+    windows = ("buying", "calling")
+    if action.name == "draw_stock" and seat == trial.active and trial.phase in ("draw", *windows):
+        while trial.phase in ("draw", *windows):
+            if trial.phase in windows:
+                step = (trial.to_act, Action.pass_())
+            else:
+                step = (seat, action)
+            assert step[0] is not None
+            trial.apply(*step)
+            out.append(step)
+        return out
+    if action.name in ("buy", "call_rummy", "call_liverpool"):
+        # The seat asked passes (the caller too, when it is asked about rummy and calls
+        # Liverpool, which is offered after it: W-7).
+        while trial.phase in windows and trial.to_act is not None:
+            try:
+                trial.check(seat, action)
+                break
+            except LiverpoolError as e:
+                if e.code != "not_your_turn":
+                    break
+            asked = trial.to_act
+            assert asked is not None
+            if not trial.can(asked, Action.pass_()):
+                break
+            trial.apply(asked, Action.pass_())
+            out.append((asked, Action.pass_()))
+    return [*out, (seat, action)]
+
+
 def walk(scenario: dict[str, Any]) -> None:
     g = GameState.from_position(scenario["position"])
     if "check" in scenario:
@@ -81,16 +118,32 @@ def walk(scenario: dict[str, Any]) -> None:
         seat = step["seat"]
         expect = step.get("expect", "ok")
         if expect == "ok":
-            assert g.can(seat, action), where
-            g.apply(seat, action)
+            for who, part in expanded(g, seat, action):
+                assert g.can(who, part), f"{where}: {part!r} by seat {who}"
+                g.apply(who, part)
         else:
             code = expect["error"]
-            before = g.clone()
+            *passes, (who, last) = expanded(g, seat, action)
+            trial = g.clone()
+            for s, p in passes:
+                trial.apply(s, p)
+            before = trial.clone()
             with pytest.raises(LiverpoolError) as info:
-                g.apply(seat, action)
+                trial.apply(who, last)
             assert info.value.code == code, f"{where}: {info.value}"
-            assert g == before and g.history == before.history, f"{where}: a refused step changed the state"
             assert not g.can(seat, action)
+            if trial.penalties != before.penalties:
+                # W-9: a failed go-down attempt is charged (and kept in the history);
+                # nothing else changes.
+                assert not passes and last.name == "go_down" and "W-9" in str(info.value), where
+                assert trial.history == [*before.history, (who, last)], where
+                changed, prior = trial.to_position(), before.to_position()
+                changed.pop("penalties")
+                prior.pop("penalties", None)
+                assert changed == prior, f"{where}: a refused go-down changed more than the penalty"
+                g = trial
+            else:
+                assert trial == before and trial.history == before.history, f"{where}: a refused step changed the state"
         if "check" in step:
             check_state(g, step["check"], where)
 
@@ -116,6 +169,7 @@ def check_state(g: GameState, check: dict[str, Any], where: str) -> None:
         "dealer": lambda: g.dealer,
         "down": lambda: g.down,
         "buys": lambda: g.buys,
+        "penalties": lambda: g.penalties,
     }
     for key, want in check.items():
         if key in simple:

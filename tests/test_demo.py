@@ -1,4 +1,4 @@
-"""`liverpool demo`, the README's first command, runs and tells the worked example right."""
+"""`liverpool demo` (`make demo`, the terminal tour) runs and tells the worked example right."""
 
 from __future__ import annotations
 

@@ -52,6 +52,9 @@ def greedy_action(g: GameState, rng: random.Random) -> Action:
     for name in ("go_down", "lay_off", "swap_joker"):
         if name in by_name:
             return rng.choice(by_name[name])
+    for name in ("call_rummy", "call_liverpool"):  # W-7
+        if name in by_name and rng.random() < 0.7:
+            return rng.choice(by_name[name])
     seat = g.to_act
     assert seat is not None
     hand = g.hand(seat)
@@ -312,7 +315,9 @@ ALL_KINDS = [
     Action.swap_joker(1, "4♥", 0, end="high"),
     Action.discard("10♦"),
     Action.next_round(),
-    Action.call_liverpool(),
+    Action.call_liverpool(0),
+    Action.call_liverpool(2, end="low"),
+    Action.call_rummy(),
 ]
 
 

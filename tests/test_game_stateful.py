@@ -7,8 +7,13 @@ every step it checks the invariants that must hold whatever happened:
 
 - every card of the deck is in exactly one place: hands, stock, discard pile, table;
 - hand sizes moved exactly as the action says (a draw adds 1, a buy 2, a discard
-  removes 1, a go-down the cards laid, a deal fills every hand, ...);
-- a refused action raises a typed error and leaves the state exactly as it was;
+  removes 1, a go-down the cards laid, a deal fills every hand, a rummy call gives
+  the discarder 2, a stock card drawn when a buying window closes adds 1, ...);
+- nobody takes another player's right away (L-5.1, L-6.3): an action is accepted
+  only from the seat the engine waits for (``to_act``), except buys and passes
+  under the W-6 "Yo" variation, where the first caller wins;
+- a refused action raises a typed error and leaves the state exactly as it was —
+  but for W-9, which charges a refused go-down attempt 50 points and says so;
 - ``from_json(to_json())`` and ``replay(seed, history)`` give back the state;
 - ``to_act`` is a seat, and is ``None`` only when the game is over.
 
@@ -47,6 +52,17 @@ def _player_counts(name: str) -> range:
 
 # Every preset (the three profiles and the C-8 variations), with its player counts.
 PROFILES = {name: _player_counts(name) for name in RuleSet.presets()}
+PROFILES["liverpool-classic-yo"] = PROFILES["liverpool-classic"]
+
+
+def ruleset(profile: str) -> RuleSet:
+    """A preset, or profile W with the W-6 "Yo" buying priority (a rule set option)."""
+    if profile == "liverpool-classic-yo":
+        data = json.loads(RuleSet("liverpool-classic").to_json())
+        data.update(buy_priority="first_caller", call_order=[2, 0])
+        return RuleSet.from_json(json.dumps(data))
+    return RuleSet(profile)
+
 ALL_CARDS = [Card.from_id(i) for i in range(53)]
 KNOWN_CODES = set(error_codes())
 RULE_ID = re.compile(r"[LCW]-\d+(\.\d+)?")
@@ -63,24 +79,35 @@ def hand_deltas(event: Event, action: Action) -> dict[int, int] | None:
     of RULES.md. `None` for actions that set every hand (the deal, a new round)."""
     seat = event.seat
     name = action.name
+    data = event.to_dict()
     if name in ("cut", "next_round"):
         return None
+    deltas: dict[int, int] = {}
     if name == "take_discard":
-        return {seat: 1}
-    if name == "draw_stock":
+        deltas = {seat: 1}
+    elif name == "draw_stock" and data["event"] == "drew_stock":
         # L-9.2: no card when no stock can be formed (the round then ends).
-        return {seat: 0 if event.to_dict()["card"] is None else 1}
-    if name == "buy":
-        return {seat: 2}  # L-6.2: the card and a penalty card
-    if name == "go_down":
+        deltas = {seat: 0 if data["card"] is None else 1}
+    elif name == "buy":
+        deltas = {seat: 2}  # L-6.2: the card and a penalty card
+    elif name == "call_rummy":
+        deltas = {data["discarder"]: 2}  # W-7.1: the discard back and a penalty card
+    elif name == "go_down":
         assert action.melds is not None
-        return {seat: -sum(len(m) for m in action.melds)}
-    if name == "lay_off":
+        deltas = {seat: -sum(len(m) for m in action.melds)}
+    elif name == "lay_off":
         assert action.cards is not None
-        return {seat: -len(action.cards)}
-    if name in ("swap_joker", "discard"):
-        return {seat: -1}  # L-7.2: the joker goes to the table, never to the hand
-    return {}  # decline_discard, pass
+        deltas = {seat: -len(action.cards)}
+    elif name in ("swap_joker", "discard"):
+        deltas = {seat: -1}  # L-7.2: the joker goes to the table, never to the hand
+    # call_liverpool: taken and laid off at once (W-7.2); decline_discard, pass: nothing.
+    then = data.get("then")
+    if then is not None:
+        # L-5.1: the window this action closed had a pending stock draw.
+        assert then["event"] == "drew_stock"
+        if then["card"] is not None:
+            deltas[then["seat"]] = deltas.get(then["seat"], 0) + 1
+    return deltas
 
 
 class GameMachine(RuleBasedStateMachine):
@@ -96,7 +123,8 @@ class GameMachine(RuleBasedStateMachine):
     )
     def start(self, seed: int, profile: str, data: st.DataObject) -> None:
         self.seed = seed
-        self.ruleset = RuleSet(profile)
+        self.ruleset = ruleset(profile)
+        self.options = json.loads(self.ruleset.to_json())
         self.players = data.draw(st.sampled_from(PROFILES[profile]), label="players")
         self.game = GameState(seed, self.players, self.ruleset)
         self.deck = Counter(c.id for c in new_deck(self.ruleset, self.players))
@@ -115,6 +143,8 @@ class GameMachine(RuleBasedStateMachine):
         before_sizes = g.hand_sizes
         before_table = len(g.table)
         before_history = len(g.history)
+        yo = self.options["buy_priority"] == "first_caller" and action.name in ("buy", "pass")
+        assert seat == g.to_act or yo, "L-6.3: only the seat the engine waits for decides"
         event = g.apply(seat, action)
         assert event.seat == seat
         assert len(g.history) == before_history + 1 and g.history[-1] == (seat, action)
@@ -134,6 +164,8 @@ class GameMachine(RuleBasedStateMachine):
             assert len(g.table) == before_table + len(action.melds)
         elif action.name != "next_round":
             assert len(g.table) == before_table, "only a go-down adds melds (L-4.6)"
+        if event.to_dict().get("floating"):
+            assert g.hand_sizes[seat] == 0 and g.active != seat, "W-8: floating ends the turn"
 
     def refuse(self, seat: int, action: Action) -> None:
         """Apply an action the engine refuses: a typed error, and nothing changes."""
@@ -145,6 +177,17 @@ class GameMachine(RuleBasedStateMachine):
         assert error.code in KNOWN_CODES
         if error.rule is not None:
             assert RULE_ID.fullmatch(error.rule) and error.rule in str(error), repr(error)
+        if g.penalties != before.penalties:
+            # W-9: a failed go-down attempt is charged (and kept in the history).
+            assert action.name == "go_down" and "W-9" in str(error)
+            charge = self.options["failed_go_down_penalty"]
+            assert charge > 0 and g.penalties[seat] == before.penalties[seat] + charge
+            assert g.history == [*before.history, (seat, action)]
+            after, prior = g.to_position(), before.to_position()
+            after.pop("penalties")
+            prior.pop("penalties", None)
+            assert after == prior
+            return
         assert g == before and g.history == before.history
         with pytest.raises(type(error)) as again:
             g.check(seat, action)
@@ -188,9 +231,10 @@ class GameMachine(RuleBasedStateMachine):
                         Action.pass_(),
                         Action.draw_stock(),
                         Action.next_round(),
-                        Action.call_liverpool(),
+                        Action.call_rummy(),
                     ]
                 ),
+                st.builds(Action.call_liverpool, meld, end),
                 st.builds(Action.go_down, st.lists(cards, max_size=4)),
                 st.builds(Action.lay_off, meld, cards, end),
                 st.builds(Action.swap_joker, meld, card, meld, end),
@@ -232,6 +276,8 @@ class GameMachine(RuleBasedStateMachine):
         else:
             assert g.to_act in range(self.players)
             assert g.legal_actions(), "a seat to act always has a legal action"
+            others = [s for s in range(self.players) if s != g.to_act]
+            assert all(g.legal_actions(s) == [] for s in others), "only the seat asked decides"
 
     @invariant()
     def json_round_trip(self) -> None:

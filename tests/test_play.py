@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from liverpool import Action, Card, cli
@@ -27,6 +28,16 @@ def first_own_draw(seed: int) -> tuple[list[Card], Card] | None:
     return state.hand(0), state.discard_top
 
 
+def first_decision(seed: int, rules: str) -> str | None:
+    """The phase of seat 0's first decision in ``liverpool play --rules RULES``."""
+    from liverpool import RuleSet
+
+    state, bots = make_game(seed, ["greedy", "greedy", "greedy"], RuleSet(rules))
+    while (seat := state.to_act) is not None and seat != 0:
+        state.apply(seat, bots[seat].choose(state, seat))
+    return None if state.to_act is None else state.phase
+
+
 def test_a_scripted_turn_with_refused_moves(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     seed = next(s for s in range(50) if first_own_draw(s) is not None)
     found = first_own_draw(seed)
@@ -49,7 +60,7 @@ def test_a_scripted_turn_with_refused_moves(monkeypatch: pytest.MonkeyPatch, cap
     assert code == 0
     assert "your turn: 'take'" in out
     assert "down 7♠ 7♥ 7♦ / 9♠ 9♥ 9♦" in out  # the help text
-    assert "legal: take; decline" in out
+    assert "legal: take; draw" in out
     assert "refused [wrong_phase, L-5.5]" in out
     assert f"you took {top}" in out
     assert "refused [card_not_in_hand" in out
@@ -95,9 +106,10 @@ def test_parse_and_format_round_trip() -> None:
         Action.buy(), Action.pass_(), Action.next_round(), Action.discard("10♣"),
         Action.go_down([["7♠", "7♥", "JK"], ["A♥", "2♥", "3♥", "4♥"]]),
         Action.lay_off(2, ["4♣", "5♣"]), Action.lay_off(0, ["JK"], "low"), Action.swap_joker(1, "6♥", 0, "high"),
+        Action.call_rummy(), Action.call_liverpool(3), Action.call_liverpool(0, "high"),
     ]:
         assert parse_command(command_for(action)) == action
-    for bad in ["discard", "discard 1X", "down 7♠ / ", "layoff x 4♣", "swap 0 6♥", "cut many"]:
+    for bad in ["discard", "discard 1X", "down 7♠ / ", "layoff x 4♣", "swap 0 6♥", "cut many", "call liverpool", "call rummy 2"]:
         with pytest.raises(CommandError):
             parse_command(bad)
 
@@ -106,3 +118,51 @@ def test_bad_bot_name(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFix
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert cli.main(["play", "--bots", "greedy,genius"]) == 2
     assert "invalid_argument" in capsys.readouterr().err
+
+
+def test_decline_then_the_prompt_offers_only_the_draw(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # L-5.1: after 'decline' the discard cannot be taken any more; a second decline
+    # and a cut now are refused with the reason that applies.
+    seed = next(s for s in range(50) if first_own_draw(s) is not None)
+    found = first_own_draw(seed)
+    assert found is not None
+    _, top = found
+    script = "decline\nshow\nlegal\ndecline\ncut 5\ntake\nquit\n"
+    code, out = session(monkeypatch, capsys, script, "--seed", str(seed))
+    assert code == 0
+    after = out.split(f"you declined {top}", 1)[1]
+    # (A bot may have bought the declined card, emptying the pile.)
+    assert "'draw' from the stock" in after
+    assert "'take'" not in after
+    assert "legal: draw" in after
+    assert "refused [wrong_phase, L-5.1]: the top discard was already declined this turn" in after
+    assert "round 1 has already been cut and dealt" in after
+    assert "the active player has not drawn yet" not in after
+
+
+def test_the_bots_passes_and_the_buys_left_are_shown(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Profile C limits buys (C-5): the table shows how many each seat has left.
+    seed = next(s for s in range(40) if first_decision(s, "contract") not in (None, "cut"))
+    code, out = session(monkeypatch, capsys, "show\nquit\n", "--seed", str(seed), "--rules", "contract")
+    assert code == 0
+    assert re.search(r"buys left \(C-5\): you [0-3] · seat 1 [0-3] · seat 2 [0-3] · seat 3 [0-3]", out)
+    # A scripted game from native choices: each bot's pass on a buy is printed (the
+    # person's draw runs the buying window first, L-5.1).
+    from liverpool import NativeBot
+
+    state, bots = make_game(7, ["greedy", "greedy", "greedy"])
+    me = NativeBot("greedy", seed=1)
+    commands = []
+    while state.to_act is not None and len(commands) < 40:
+        seat = state.to_act
+        action = (me if seat == 0 else bots[seat]).choose(state, seat)
+        if seat == 0:
+            commands.append(command_for(action))
+        state.apply(seat, action)
+    code, out = session(monkeypatch, capsys, "\n".join(commands) + "\nquit\n", "--seed", "7")
+    assert code == 0 and "refused" not in out
+    assert re.search(r"seat \d passed: did not buy", out)

@@ -52,6 +52,9 @@ def click_like(ui: Any, action: Action) -> None:
             ui.select(meld)
             ui.add_meld_button.click()
             assert not is_refused(ui), ui.message.value
+    elif name == "call_liverpool":
+        ui.meld_pick.value = action.meld
+        ui.end_pick.value = action.end or ""
     elif name in ("lay_off", "swap_joker"):
         ui.select(action.cards if name == "lay_off" else [action.card])
         ui.meld_pick.value = action.meld
@@ -63,28 +66,24 @@ def click_like(ui: Any, action: Action) -> None:
     click(ui, name)
 
 
-def play_greedy_by_clicks(ui: Any, seed: int, max_clicks: int = 4000) -> int:
-    """Seat 0 plays a greedy bot's choices, each made through the widget. Returns the clicks."""
+def play_greedy_by_clicks(ui: Any, seed: int, max_clicks: int = 4000) -> Counter[str]:
+    """Seat 0 plays a greedy bot's choices, each made through the widget. Returns how
+    many times each button was clicked."""
     helper = NativeBot("greedy", seed=seed)
     clicks = 0
+    clicked: Counter[str] = Counter()
     while not ui.driver.state.is_game_over:
         assert clicks < max_clicks
         state = ui.driver.state
         assert ui.driver.waiting_for_human
         action = helper.choose(state, 0)
         before = len(state.history)
-        if action.name == "draw_stock" and ui.buttons["draw_stock"].disabled:
-            # The discard is on offer: decline it, let the bots be asked, then draw.
-            click(ui, "decline_discard")
-        elif action.name == "decline_discard" and ui.buttons["decline_discard"].disabled:
-            # Nobody may buy (C-8 no-buy): declining the discard is simply drawing.
-            click(ui, "draw_stock")
-        else:
-            click_like(ui, action)
+        click_like(ui, action)
         assert not is_refused(ui), ui.message.value
         assert len(ui.driver.state.history) > before
         clicks += 1
-    return clicks
+        clicked[action.name] += 1
+    return clicked
 
 
 @pytest.mark.parametrize("preset", RuleSet.presets())
@@ -126,6 +125,33 @@ def test_a_whole_game_by_random_clicks_on_enabled_buttons(seed: int) -> None:
         if is_refused(ui):
             assert ui.driver.state == before  # a refused move changes nothing
     assert ui.driver.state.is_game_over
+
+
+def test_profile_w_offers_the_calls_and_the_draw_waits_for_the_window() -> None:
+    ui = card_table(rules="liverpool-classic", bots=("greedy", "random", "greedy"), seed=4)
+    clicked = play_greedy_by_clicks(ui, seed=4)
+    # W-7: seat 0 called on a discard that fits a table meld, through the buttons.
+    assert clicked["call_rummy"] + clicked["call_liverpool"] > 0
+    assert "called Liverpool" in ui.log.value and "(W-7.2)" in ui.log.value
+    # L-5.1: seat 0's draws from the stock let the bots answer the buying window first.
+    assert clicked["draw_stock"] > 0 and "you left" in ui.log.value
+
+
+def test_decline_is_offered_before_drawing_and_not_after() -> None:
+    ui = card_table(seed=5)
+    state = ui.driver.state
+    while state.phase != "draw" or state.discard_top is None:
+        action = NativeBot("greedy", seed=1).choose(state, 0)
+        click_like(ui, action)
+        state = ui.driver.state
+    assert {"take_discard", "decline_discard", "draw_stock"} <= set(enabled(ui))
+    top = str(state.discard_top)
+    click(ui, "decline_discard")
+    state = ui.driver.state
+    if state.to_act == 0 and state.phase == "draw":
+        # L-5.1: declined, the window closed: only the draw is left.
+        assert enabled(ui) == ["draw_stock"]
+        assert "take_discard" not in enabled(ui) and (top in ui.message.value or state.discard_top is None)
 
 
 def test_the_log_shows_the_bots_passes_and_no_hidden_card() -> None:

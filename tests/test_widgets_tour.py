@@ -55,6 +55,11 @@ def test_deck_explorer_counts_the_engine_deck(players: int) -> None:
     assert f"{len(deck)} cards" in text and "107 cards" in text  # L-1.2
     assert cards_in(ui.result.value).count("JK") == sum(c.is_joker for c in deck) == 3
     assert "A: 8" in text and "K: 8" in text
+    # what the player count changes is the deal: as many hands as players, the rest in the stock
+    dealt = liverpool.deal(deck, 1, 0, 1, RuleSet(), players)
+    hand = len(dealt.hands[0])
+    assert f"With {players} players, round 1 deals {hand} cards each ({hand * players} in all)" in text
+    assert f"{len(dealt.stock)} cards are left in the stock" in text
 
 
 def test_cut_of_41_earns_the_bonus_in_round_1_and_40_does_not() -> None:

@@ -130,16 +130,27 @@ class GameDriver:
             self.rounds.append(
                 RoundResult(end["round"], end["scores"], end["totals"], end.get("winner"), end["reason"], self._cut_bonus_seat)
             )
+        step = Step(seat, action, data, text, end_lines, self._gained(data))
+        self.steps.append(step)
+        return step
+
+    def _gained(self, data: dict[str, Any]) -> list[Card]:
+        """The cards the person received with this move: a draw, the taken or bought
+        card, the card taken back after a rummy call (W-7.1), or the stock card that
+        came when the buying window the move closed had a pending draw (L-5.1)."""
         gained: list[Card] = []
-        if seat == self.human:
-            kind = data.get("event")
+        kind = data.get("event")
+        if data.get("seat") == self.human:
             if kind in ("took_discard", "drew_stock") and data.get("card"):
                 gained = [Card(data["card"])]
             elif kind == "bought":
                 gained = [Card(data["card"]), Card(data["penalty"])]
-        step = Step(seat, action, data, text, end_lines, gained)
-        self.steps.append(step)
-        return step
+        if kind == "called_rummy" and data.get("discarder") == self.human:
+            gained = [Card(data["card"]), Card(data["penalty"])]
+        then = data.get("then")
+        if then:
+            gained += self._gained(then)
+        return gained
 
     def play(self, action: Action) -> Step:
         """Apply the person's move. Raises the engine's ``LiverpoolError`` (code, rule,

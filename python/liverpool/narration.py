@@ -106,19 +106,34 @@ def describe_event(
     elif kind == "took_discard":
         sentence = _say("took_discard", seat, viewer, card=e["card"])
     elif kind == "declined_discard":
-        sentence = _say("declined_discard", seat, viewer, card=e.get("card") or "—")
-        if e.get("window_open"):
-            sentence += _t("window_open")
+        if e.get("draw_after"):
+            # L-5.1: a draw from the stock while the discard is on offer declines it;
+            # the others are asked first.
+            sentence = _say("drew_past_discard", seat, viewer, card=e.get("card") or "—")
+            if e.get("window_open"):
+                sentence += _t("window_first")
+        else:
+            sentence = _say("declined_discard", seat, viewer, card=e.get("card") or "—")
+            if e.get("window_open"):
+                sentence += _t("window_open")
     elif kind == "bought":
         if _sees(seat, viewer):
             sentence = _say("bought_seen", seat, viewer, card=e["card"], penalty=e["penalty"])
         else:
             sentence = _say("bought", seat, viewer, card=e["card"])
     elif kind == "passed":
-        if offered is not None:
+        if e.get("call"):
+            sentence = _say(f"passed_call_{e['call']}", seat, viewer)
+        elif offered is not None:
             sentence = _say("passed_on", seat, viewer, card=str(offered))
         else:
             sentence = _say("passed", seat, viewer)
+    elif kind == "called_rummy":
+        sentence = _say("called_rummy", seat, viewer, offender=who(e["discarder"], viewer), card=e["card"])
+        if _sees(e["discarder"], viewer):
+            sentence += _t("rummy_penalty_seen", penalty=e["penalty"])
+    elif kind == "called_liverpool":
+        sentence = _say("called_liverpool", seat, viewer, card=e["card"], meld=e["meld"])
     elif kind == "drew_stock":
         if e.get("card") is None:
             sentence = _say("no_stock", seat, viewer)
@@ -142,15 +157,20 @@ def describe_event(
         sentence = _say("discarded", seat, viewer, card=e["card"])
         if e.get("went_out"):
             sentence += _t("went_out_you" if viewer is not None and seat == viewer else "went_out")
+        if e.get("calls"):
+            sentence += _t(f"calls_offered_{e['calls']}")
     elif kind == "round_started":
         sentence = _say("round_started", e["dealer"], viewer, round=e["round"])
     else:
         sentence = f"{who(seat, viewer)}: {kind}"
-    passed = e.get("passed") or []
-    if passed:
-        sentence += _t("also_passed", seats=", ".join(who(s, viewer) for s in passed))
     if e.get("recycled"):
         sentence += _t("recycled", count=e["recycled"])
+    if e.get("floating"):
+        sentence += _t("floating_you" if viewer is not None and seat == viewer else "floating")
+    then = e.get("then")
+    if then:
+        # L-5.1: the window this move closed had a pending stock draw.
+        sentence += "; " + describe_event(then, viewer=viewer, round_end=False)
     end = e.get("round_end")
     if round_end and end:
         sentence += ". " + " — ".join(round_end_lines(end, viewer=viewer))
@@ -168,13 +188,23 @@ def round_end_lines(
         how = _say(f"end_{reason}", winner, viewer)
     else:
         how = _t(f"end_{reason}") if reason in ("stock_exhausted", "turn_limit") else reason
+    # L-10.2: the cut bonus is shown in the score line of the seat that earned it.
+    bonus = end.get("cut_bonus") or []
+    scores = " · ".join(
+        f"{who(s, viewer)} {score}" + (_t("score_with_cut_bonus", points=bonus[s]) if bonus and bonus[s] else "")
+        for s, score in enumerate(end["scores"])
+    )
     lines = [
         _t("round_over", round=end["round"], how=how),
-        _t("scores_line", scores=seat_values(end["scores"], viewer)),
+        _t("scores_line", scores=scores),
         _t("totals_line", totals=seat_values(end["totals"], viewer)),
     ]
     if cut_bonus_seat is not None:
         lines.append(_t("cut_bonus_scored", who=who(cut_bonus_seat, viewer)))
+    penalties = end.get("penalties") or []
+    charged = [s for s, p in enumerate(penalties) if p]
+    if charged:
+        lines.append(_t("penalties_line", seats=", ".join(f"{who(s, viewer)} +{penalties[s]}" for s in charged)))
     if end.get("game_over"):
         lines.append(_t("game_over", winners=", ".join(who(s, viewer) for s in end["winners"])))
     return lines
@@ -205,6 +235,9 @@ def describe_action(seat: int, action: Action | dict[str, Any], *, viewer: int |
         what = _t("act_swap_joker", card=action.card, meld=action.meld, to_meld=action.to_meld, end=end)
     elif name == "discard":
         what = _t("act_discard", card=action.card)
+    elif name == "call_liverpool":
+        end = _t(f"act_end_{action.end}") if action.end else ""
+        what = _t("act_call_liverpool_on", meld=action.meld, end=end)
     else:
         what = _t(f"act_{name}")
     return f"{who(seat, viewer)}: {what}"

@@ -12,8 +12,12 @@ refuse is explained by the engine: its code and the rule (RULES.md) that forbids
 Commands (cards as ``7♠``, ``7S``, ``10h``, ``TS``, ``JK``)::
 
     cut [N]                      cut N cards (1..stock-1), or a random cut
-    take | decline | draw        take the top discard, decline it, draw from the stock
+    take | draw                  take the top discard, or draw from the stock (the
+                                 others may buy the discard first: L-5.1)
+    decline                      decline the top discard; 'draw' once the others have answered
     buy | pass                   in a buying window: buy the top discard, or not
+    call rummy                   profile W: the discarder takes its card back (W-7.1)
+    call liverpool M [low|high]  profile W: take the discard onto table meld M (W-7.2)
     down 7♠ 7♥ 7♦ / 9♠ 9♥ 9♦      go down with these melds (runs low to high)
     layoff M CARD... [low|high]  lay cards off on table meld M
     swap M CARD TO [low|high]    put CARD in place of meld M's joker, joker to meld TO
@@ -25,12 +29,13 @@ Commands (cards as ``7♠``, ``7S``, ``10h``, ``TS``, ``JK``)::
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
 from liverpool import narration
-from liverpool._core import Action, Card, GameState, NativeBot
+from liverpool._core import Action, Card, GameState, NativeBot, RuleSet
 from liverpool.errors import LiverpoolError
 from liverpool.cli import add_rules_argument, load_rules
 from liverpool.game_loop import HUMAN, GameDriver, Step, make_game
@@ -78,6 +83,8 @@ def parse_command(line: str) -> Action | str:
     True
     >>> parse_command("pass"), parse_command("?")
     (Action.pass_(), 'help')
+    >>> parse_command("call liverpool 2 low"), parse_command("call rummy")
+    (Action.call_liverpool(2, end='low'), Action.call_rummy())
     """
     words = line.replace("/", " / ").replace("|", " / ").split()
     if not words:
@@ -105,6 +112,15 @@ def parse_command(line: str) -> Action | str:
         return Action.cut(_int(args[0], "the cut") if args else None)
     if verb == "discard" and len(args) == 1:
         return Action.discard(_card(args[0]))
+    if verb == "call" and args:
+        verb, args = args[0].lower(), args[1:]
+    if verb == "rummy" and not args:
+        return Action.call_rummy()
+    if verb == "liverpool":
+        rest, end = _end(args)
+        if len(rest) != 1:
+            raise CommandError("call liverpool M [low|high]: the table meld that takes the discard")
+        return Action.call_liverpool(_int(rest[0], "the meld number"), end)
     if verb in ("down", "godown", "go_down") and args:
         groups: list[list[Card]] = [[]]
         for word in args:
@@ -146,6 +162,8 @@ def command_for(action: Action) -> str:
         return f"swap {action.meld} {action.card} {action.to_meld}{end}"
     if name == "discard":
         return f"discard {action.card}"
+    if name == "call_liverpool":
+        return f"call liverpool {action.meld}{end}"
     return {
         "take_discard": "take",
         "decline_discard": "decline",
@@ -153,6 +171,7 @@ def command_for(action: Action) -> str:
         "buy": "buy",
         "pass": "pass",
         "next_round": "next",
+        "call_rummy": "call rummy",
     }.get(name, name)
 
 
@@ -191,9 +210,23 @@ def describe_table(state: GameState) -> str:
     )
     sizes = " · ".join(f"{_who(s)} {n}{' (down)' if state.down[s] else ''}" for s, n in enumerate(state.hand_sizes))
     lines.append(f"hands: {sizes}")
+    limit = _rule_options(state.rules).get("buy_limit_per_round")
+    if limit is not None:
+        # C-5: at most this many buys per player per round.
+        left = " · ".join(f"{_who(s)} {max(limit - b, 0)}" for s, b in enumerate(state.buys))
+        lines.append(f"buys left (C-5): {left}")
+    if any(state.penalties):
+        charged = " · ".join(f"{_who(s)} +{p}" for s, p in enumerate(state.penalties) if p)
+        lines.append(f"failed go-downs this round (W-9): {charged}")
     lines.append(f"totals: {' · '.join(f'{_who(s)} {t}' for s, t in enumerate(state.totals))}")
     lines.append(f"your hand: {_sorted_hand(state.hand(HUMAN))}")
     return "\n".join(lines)
+
+
+def _rule_options(rules: RuleSet) -> dict[str, Any]:
+    """The rule set's options by name (read for display only; the engine decides)."""
+    options: dict[str, Any] = json.loads(rules.to_json())
+    return options
 
 
 def prompt_for(state: GameState) -> str:
@@ -205,9 +238,20 @@ def prompt_for(state: GameState) -> str:
     if phase == "draw":
         if top is None:
             return "your turn: 'draw' from the stock"
-        return f"your turn: 'take' {top}, or 'decline' it ('draw' draws at once)"
+        if state.declined:
+            return f"you declined {top}: 'draw' from the stock"
+        return f"your turn: 'take' {top}, or 'draw' from the stock (the others may buy {top} first, L-5.1)"
     if phase == "buying":
         return f"buy {top} plus a penalty card? 'buy' or 'pass'"
+    if phase == "calling":
+        offer = state.call_offer
+        assert offer is not None
+        kind, discarder = offer
+        if kind == "rummy":
+            return f"{_who(discarder)} discarded {top}, which fits a table meld: 'call rummy' or 'pass' (W-7.1)"
+        return f"{top} fits a table meld: 'call liverpool M [low|high]' or 'pass' (W-7.2)"
+    if phase == "call_discard":
+        return "you called Liverpool: 'discard CARD' (W-7.2)"
     if phase == "play":
         return "go down, lay off or swap, then 'discard CARD'"
     if phase == "round_over":

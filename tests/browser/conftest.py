@@ -32,6 +32,7 @@ from .browser_support import (
     RENDER_TIMEOUT_MS,
     SCREENSHOTS,
     VIEWPORT,
+    discover_notebooks,
     screenshot_path,
 )
 
@@ -118,6 +119,15 @@ def voila_url(browser_work_dir: Path) -> Iterator[str]:
         log.close()
 
 
+def remove_stale_screenshots() -> None:
+    """Delete the pictures of notebooks that no longer exist. Only those: another run
+    (a teammate's `make test` in the same checkout) may be writing the others now."""
+    current = {(screenshot_path(path).parent, path.stem) for path in discover_notebooks()}
+    for picture in [*SCREENSHOTS.glob("*/*.png"), *SCREENSHOTS.glob("*/*.txt")]:
+        if not any(folder == picture.parent and picture.stem.startswith(stem) for folder, stem in current):
+            picture.unlink(missing_ok=True)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     try:
@@ -126,8 +136,7 @@ def browser() -> Iterator[Any]:
         _require("playwright is not installed (the 'dev' extra)")
     if not CHROMIUM.exists() or shutil.which(str(CHROMIUM)) is None:
         _require(f"{CHROMIUM} is missing: apt-get install -y chromium")
-    # Start from an empty folder, so no picture of a renamed notebook lingers.
-    shutil.rmtree(SCREENSHOTS, ignore_errors=True)
+    remove_stale_screenshots()
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield chromium

@@ -195,7 +195,8 @@ def scenario_player(
     ``position``: a CONFORMANCE.md position (dict or JSON text) or a ``GameState``
     (copied). ``steps``: CONFORMANCE.md step dicts (optional ``expect``, and a free-text
     ``note`` shown under the step) or ``(seat, action)`` pairs.
-    Each **Next** applies one step to a copy of the state; a refused step shows the
+    Each **Next** applies one step to a copy of the state (``GameState.apply_step``:
+    a ``draw_stock`` or ``buy`` step also applies the passes it stands for); a refused step shows the
     engine's code and rule id and leaves the state as it was (the engine guarantees
     it). **Back** and **Reset** return to earlier states. A step whose ``expect``
     disagrees with the engine is flagged.
@@ -244,12 +245,13 @@ def scenario_player(
         what = describe_action(seat, action)
         code: str | None = None
         try:
-            event = state.apply(seat, action)
+            # A scenario step may stand for the passes before it (CONFORMANCE.md).
+            events = state.apply_step(seat, action)
         except LiverpoolError as error:
             message, code = f"{what} — {describe_refusal(error)}", error.code
             item = f"<span class='lp-refused' style='{_REFUSED}'>{html.escape(message)}</span>"
         else:
-            message = describe_event(event, state)
+            message = "; ".join(describe_event(event, state) for event in events)
             item = html.escape(message)
         if code != expected:
             wanted = _t("player_expected_refused", code=expected) if expected else _t("player_expected_ok")

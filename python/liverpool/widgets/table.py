@@ -16,8 +16,12 @@ asks the engine: the best go-down now, the outs (cards that would complete the
 contract, with how many copies seat 0 has not seen) and the discards that keep the
 most options. **Play my turn** lets a greedy native bot choose seat 0's move.
 
-Button enabling comes from ``GameState.legal_actions(0)`` only: a kind of move is
-offered when the engine lists at least one move of that kind.
+Button enabling comes from the engine only: a kind of move is offered when
+``GameState.legal_actions(0)`` lists at least one move of that kind (and **decline**,
+which the engine accepts but never lists, when ``GameState.can`` allows it). A draw
+from the stock while the discard is on offer lets the bots answer first (L-5.1); in
+profile W the calls on a discard that fits a table meld are offered the same way
+(**call rummy**, **call Liverpool** onto the picked meld, W-7).
 
 Stable DOM hooks (CSS classes, for the browser test and for styling):
 
@@ -28,7 +32,8 @@ Stable DOM hooks (CSS classes, for the browser test and for styling):
                            ``take_discard``, ``decline_discard``,
                            ``draw_stock``, ``buy``, ``pass``, ``go_down``,
                            ``lay_off``, ``swap_joker``, ``discard``,
-                           ``next_round``
+                           ``next_round``, ``call_rummy``,
+                           ``call_liverpool`` (profile W, W-7)
 ``lp-stage``               the "add as meld" and "clear melds" buttons
 ``lp-auto``                the "play my turn for me" button
 ``lp-hint``                the hint button; ``lp-hint-panel`` its output
@@ -87,6 +92,8 @@ ACTION_NAMES: tuple[str, ...] = (
     "swap_joker",
     "discard",
     "next_round",
+    "call_rummy",
+    "call_liverpool",
 )
 
 #: The native bot kinds a seat can be given ("" leaves the seat empty).
@@ -106,6 +113,8 @@ BUTTON_STYLES: dict[str, str] = {
     "swap_joker": "primary",
     "discard": "primary",
     "next_round": "success",
+    "call_rummy": "success",
+    "call_liverpool": "success",
 }
 
 _SEATS = 5  # bot pickers (seats 1..5); the seats in play and one empty seat are shown
@@ -318,10 +327,19 @@ def _prompt(driver: GameDriver) -> str:
         return _t("prompt_cut", most=state.stock_size - 1)
     if phase == "draw" and "take_discard" in names and top is not None:
         return _t("prompt_draw", card=str(top))
+    if phase == "draw" and state.declined and top is not None:
+        return _t("prompt_draw_declined", card=str(top))
     if phase == "draw":
         return _t("prompt_draw_stock")
     if phase == "buying":
         return _t("prompt_buy", card=str(top))
+    if phase == "calling" and state.call_offer is not None:
+        kind, discarder = state.call_offer
+        if kind == "rummy":
+            return _t("prompt_call_rummy", seat=who(discarder, driver.human), card=str(top))
+        return _t("prompt_call_liverpool", card=str(top))
+    if phase == "call_discard":
+        return _t("prompt_call_discard")
     if phase == "play":
         return _t("prompt_play_down") if state.down[driver.human] else _t("prompt_play")
     if phase == "round_over":
@@ -582,6 +600,8 @@ def card_table(
             driver: GameDriver = ui.driver
             state = driver.state
             legal_names = {a.name for a in driver.legal()}
+            if driver.waiting_for_human and state.can(driver.human, Action.decline_discard()):
+                legal_names.add("decline_discard")  # accepted, never listed (L-5.1)
             for name, button in buttons.items():
                 button.disabled = name not in legal_names
                 button.button_style = "" if button.disabled else BUTTON_STYLES.get(name, "primary")
@@ -590,7 +610,7 @@ def card_table(
             add_meld_button.disabled = clear_melds_button.disabled = not can_stage
             proposal.disabled = not can_stage
             meld_pick.disabled = to_pick.disabled = end_pick.disabled = not (
-                legal_names & {"lay_off", "swap_joker"}
+                legal_names & {"lay_off", "swap_joker", "call_liverpool"}
             )
             cut_size.disabled = "cut" not in legal_names
             board.value = board_html(highlight=gained)
@@ -678,9 +698,15 @@ def card_table(
             "buy": Action.buy,
             "pass": Action.pass_,
             "next_round": Action.next_round,
+            "call_rummy": Action.call_rummy,
             "cut": lambda: Action.cut(cut_size.value if cut_size.value > 0 else None),
         }
         return makers[name]
+
+    def build_call_liverpool() -> Action | str:
+        if meld_pick.value is None:
+            return _t("need_meld")
+        return Action.call_liverpool(meld_pick.value, end_value())
 
     def build_discard() -> Action | str:
         card = one_card("need_one_card_discard")
@@ -779,8 +805,9 @@ def card_table(
                 return
         start(driver)
 
-    for name in ("cut", "take_discard", "decline_discard", "draw_stock", "buy", "pass", "next_round"):
+    for name in ("cut", "take_discard", "decline_discard", "draw_stock", "buy", "pass", "next_round", "call_rummy"):
         buttons[name].on_click(lambda _, build=build_simple(name): attempt(build))
+    buttons["call_liverpool"].on_click(lambda _: attempt(build_call_liverpool))
     buttons["discard"].on_click(lambda _: attempt(build_discard))
     buttons["lay_off"].on_click(lambda _: attempt(build_lay_off))
     buttons["swap_joker"].on_click(lambda _: attempt(build_swap))
@@ -823,11 +850,14 @@ def card_table(
         scores_heading = widgets.HTML(f"<b>{html.escape(_t('heading_scores'))}</b>")
     draw_row = row(
         [cut_size]
-        + [buttons[n] for n in ("cut", "take_discard", "decline_discard", "draw_stock", "buy", "pass", "next_round")]
+        + [
+            buttons[n]
+            for n in ("cut", "take_discard", "decline_discard", "draw_stock", "buy", "pass", "call_rummy", "next_round")
+        ]
     )
     meld_row = row([buttons["go_down"], proposal])
     stage_row = row([add_meld_button, clear_melds_button, staged_view])
-    lay_row = row([buttons["lay_off"], buttons["swap_joker"], meld_pick, to_pick, end_pick])
+    lay_row = row([buttons["lay_off"], buttons["swap_joker"], buttons["call_liverpool"], meld_pick, to_pick, end_pick])
     play_row = row([buttons["discard"], auto_button, hint_button])
     setup = widgets.VBox([row([profile, seed_box, new_game_button]), row(bot_pickers)])
     hand_box = widgets.VBox([row([hand_label, sort_pick]), hand])

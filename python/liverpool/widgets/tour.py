@@ -154,6 +154,9 @@ def deck_explorer(players: int = 4, rules: RuleSet | None = None) -> SimpleNames
         except LiverpoolError as error:
             result.value = refusal_html(error)
             return
+        # What the player count changes: ask the engine to deal round 1 from this deck.
+        first_deal = liverpool.deal(deck, 1, 0, 1, rules, slider.value)
+        hand = len(first_deal.hands[0])
         jokers = [c for c in deck if c.is_joker]
         copies = Counter(str(c) for c in deck if not c.is_joker)
         per_rank = Counter(c.rank for c in deck if not c.is_joker)
@@ -163,6 +166,7 @@ def deck_explorer(players: int = 4, rules: RuleSet | None = None) -> SimpleNames
             f"{OPEN}{_e(t('jokers', n=len(jokers)))} {cards_html(jokers)}</div>"
             f"{OPEN}{_e(t('copies_each', n=max(copies.values())))}</div>"
             f"{OPEN}{_e(t('cards_per_rank'))} {ranks}</div>"
+            f"{OPEN}{_e(t('deck_deal', players=slider.value, hand=hand, dealt=hand * slider.value, stock=len(first_deal.stock)))}</div>"
         )
 
     slider.observe(show, names="value")
@@ -877,6 +881,18 @@ NO_WINNER_POSITION: dict[str, Any] = _position(
 )
 
 
+def _the_draw(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The stock draw among a step's events: a ``drew_stock`` event, or the one a pass
+    set off when it closed the buying window (with the round's end, if it ended it)."""
+    for event in reversed(events):
+        if event.get("event") == "drew_stock":
+            return dict(event)
+        then: dict[str, Any] | None = event.get("then")
+        if then:
+            return {**then, "round_end": event.get("round_end")}
+    return events[-1]
+
+
 def recycling_demo(rules: RuleSet | None = None) -> SimpleNamespace:
     """L-9: a draw from the empty stock shuffles the discard pile (but its top) into a new stock;
     with no pile to shuffle the round ends with no winner."""
@@ -895,10 +911,12 @@ def recycling_demo(rules: RuleSet | None = None) -> SimpleNamespace:
         seat = state.active
         head = piles(state)
         try:
-            event = state.apply(seat, Action.draw_stock()).to_dict()
+            # The other seats pass on the top discard first (L-5.1); the draw follows.
+            events = [e.to_dict() for e in state.apply_step(seat, Action.draw_stock())]
         except LiverpoolError as error:
             result.value = head + refusal_html(error)
             return
+        event = _the_draw(events)
         end = event.get("round_end")
         if end is None:
             result.value = (

@@ -53,6 +53,8 @@ error_codes! {
     RoundOver => "round_over", "the round has ended";
     BadCut => "bad_cut", "the cut size is out of range";
     DiscardTakenCard => "discard_taken_card", "the card taken from the discard pile may not be discarded this turn";
+    CallNotAllowed => "call_not_allowed", "this W-7 call is not allowed now (no fitting discard, not down, the discard took its player out, or the chance has passed)";
+    OwnJoker => "own_joker", "a player may swap only another player's joker (W-4)";
     NotAllowed => "not_allowed", "the rule set does not allow this action";
     GameOver => "game_over", "the game has ended";
     // Malformed input (never a rule question).

@@ -146,6 +146,42 @@ pub struct RuleSet {
     pub failed_go_down_penalty: u16,
     /// L-9.3: engine safeguard — a round ends with no winner after this many turns.
     pub max_turns_per_round: u32,
+    // ----- profile W options (issue 7: W-4, W-6, W-7.1, W-8) -----------------
+    /// W-7.1: the "Rummy" call on a discard by a player who is down that fits a table meld.
+    #[serde(default)]
+    pub rummy_call: bool,
+    /// W-8: a play may empty the hand; the player is then floating (L-5.5 off).
+    #[serde(default)]
+    pub floating: bool,
+    /// W-4 (false): a player may swap only another player's joker (`own_joker`).
+    #[serde(default = "default_true")]
+    pub swap_own_jokers: bool,
+    /// W-6: who wins a buy when several seats want it (the "Yo" variation).
+    #[serde(default)]
+    pub buy_priority: BuyPriority,
+    /// W-6 "Yo": the order in which seats are asked when nobody calls first (fastest
+    /// first; seats left out follow clockwise). Empty: clockwise from the active player's left.
+    #[serde(default)]
+    pub call_order: Vec<u8>,
+    // ----- end of profile W options -------------------------------------------
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// W-6: how the buying window picks among seats that want the discard.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BuyPriority {
+    /// L-6.3 / W-6: the seat nearest clockwise to the active player is asked first;
+    /// only the seat being asked may buy or pass (`not_your_turn` for anyone else).
+    #[default]
+    Nearest,
+    /// W-6 "Yo": the first seat to call wins. The engine accepts a buy or a pass from
+    /// any seat still in the window, in the order the caller applies them; `to_act`
+    /// names the first seat of `call_order` still to answer.
+    FirstCaller,
 }
 
 impl Default for RuleSet {
@@ -202,6 +238,12 @@ impl RuleSet {
             no_discard_of_taken_card: false,
             failed_go_down_penalty: 0,
             max_turns_per_round: 2000,
+            // profile W options (off in L)
+            rummy_call: false,
+            floating: false,
+            swap_own_jokers: true,
+            buy_priority: BuyPriority::Nearest,
+            call_order: Vec::new(),
         }
     }
 
@@ -270,6 +312,11 @@ impl RuleSet {
             lay_off_on_go_down_turn: true,
             liverpool_call: true,
             no_discard_of_taken_card: true,
+            // profile W options: W-7.1, W-8, W-4, W-9
+            rummy_call: true,
+            floating: true,
+            swap_own_jokers: false,
+            failed_go_down_penalty: 50,
             ..RuleSet::liverpool()
         }
     }
@@ -629,6 +676,16 @@ impl RuleSet {
                 "L-2.3",
                 msg!("rules.cut_bonus_range", value = self.cut_bonus, max = MAX_CUT_BONUS),
             ));
+        }
+        // Profile W options: the W-6 "Yo" calling order names each seat once.
+        for (i, &s) in self.call_order.iter().enumerate() {
+            if s >= self.max_players || self.call_order[..i].contains(&s) {
+                return Err(invalid_by(
+                    format!("call_order[{i}]"),
+                    "W-6",
+                    msg!("rules.call_order", value = s, max = self.max_players),
+                ));
+            }
         }
         Ok(())
     }

@@ -321,6 +321,29 @@ mod tests {
     }
 
     #[test]
+    fn every_preset_simulates_to_the_end_at_every_table_size() {
+        // The fair buying window (L-5.1), W-7 calls and W-8 floating included: the
+        // bots never make an illegal move and every game ends.
+        for name in RuleSet::preset_names() {
+            let rules = Arc::new(RuleSet::preset(name).unwrap());
+            for players in [rules.min_players, rules.default_players, rules.max_players] {
+                let n = players as usize;
+                let mut bots = vec![BotKind::Greedy; n];
+                bots[n - 1] = BotKind::Random;
+                let r = simulate(2, 13, &bots, rules.clone(), n, Some(1)).unwrap();
+                let rounds = rules.rounds() as usize;
+                assert_eq!((r.games, r.rounds, r.players), (2, rounds, n), "{name}");
+                for g in 0..2 {
+                    for s in 0..n {
+                        let sum: i32 = (0..rounds).map(|k| r.round_scores[(g * rounds + k) * n + s]).sum();
+                        assert_eq!(sum, r.totals[g * n + s], "{name}: L-10.3 totals");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn bad_arguments_are_refused() {
         let e = simulate(1, 0, &[BotKind::Greedy; 3], liverpool(), 4, None).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidArgument);

@@ -11,7 +11,9 @@ use crate::args::{players_arg, seed_arg};
 use crate::cards::{cards_to_py, display_html, extract_card, extract_cards, PyCard, PyMeld, PyRuleSet};
 use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::card::Card;
-use liverpool_engine::game::{self, observation_layout, Action, Event, GameState, Position, ScenarioReport, TableMeld};
+use liverpool_engine::game::{
+    self, observation_layout, Action, Event, GameState, Phase, Position, ScenarioReport, TableMeld,
+};
 use liverpool_engine::meld::End;
 use liverpool_engine::msg;
 use liverpool_engine::rules::RuleSet;
@@ -186,23 +188,27 @@ impl PyAction {
     fn take_discard() -> Self {
         Action::TakeDiscard.into()
     }
-    /// L-5.1: the active player declines the top discard; the buying window opens (L-6).
+    /// L-5.1: the active player declines the top discard; the buying window opens
+    /// (L-6) and, once it closes, the active player draws with `draw_stock`.
     #[staticmethod]
     fn decline_discard() -> Self {
         Action::DeclineDiscard.into()
     }
-    /// L-6.2: a non-active seat buys the top discard plus a penalty card; seats with
-    /// priority over it are taken to have passed.
+    /// L-6.2: the seat asked in the buying window (L-6.3) buys the top discard plus a
+    /// penalty card.
     #[staticmethod]
     fn buy() -> Self {
         Action::Buy.into()
     }
-    /// A seat asked in the buying window declines to buy (named `pass_`: `pass` is a keyword).
+    /// The seat asked declines to buy, or (W-7) declines the call it is offered
+    /// (named `pass_`: `pass` is a keyword).
     #[staticmethod]
     fn pass_() -> Self {
         Action::Pass.into()
     }
-    /// L-5.1 / L-6.5: the active player draws from the stock (closing any buying window).
+    /// L-5.1 / L-6.5: the active player draws from the stock. While a discard is on
+    /// offer this declines it: the buying window runs first and the stock card comes
+    /// when it closes.
     #[staticmethod]
     fn draw_stock() -> Self {
         Action::DrawStock.into()
@@ -264,10 +270,25 @@ impl PyAction {
     fn next_round() -> Self {
         Action::NextRound.into()
     }
-    /// W-7: the "Liverpool" call (refused by the engine until profile W implements it).
+    /// W-7.2: a seat that is down takes the discard on offer and lays it off on table
+    /// meld `meld` at once (`end` places a joker on a run); it then discards.
     #[staticmethod]
-    fn call_liverpool() -> Self {
-        Action::CallLiverpool.into()
+    #[pyo3(signature = (meld, end = None))]
+    fn call_liverpool(
+        meld: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = crate::cards::end_param)] end: Option<End>,
+    ) -> PyResult<Self> {
+        Ok(Action::CallLiverpool {
+            meld: meld_arg(meld, "meld")?,
+            end,
+        }
+        .into())
+    }
+    /// W-7.1: the discarder, who is down, threw a card that fits a table meld: it takes
+    /// the card back plus a penalty card.
+    #[staticmethod]
+    fn call_rummy() -> Self {
+        Action::CallRummy.into()
     }
     /// An action from its CONFORMANCE.md step dict; extra keys (`seat`, `expect`,
     /// `check`) are ignored. Cards may be strings or `Card`s.
@@ -306,11 +327,13 @@ impl PyAction {
             _ => Ok(None),
         }
     }
-    /// The table meld a `lay_off` or `swap_joker` acts on, else `None`.
+    /// The table meld a `lay_off`, `swap_joker` or `call_liverpool` acts on, else `None`.
     #[getter]
     fn meld(&self) -> Option<usize> {
         match self.action {
-            Action::LayOff { meld, .. } | Action::SwapJoker { meld, .. } => Some(meld),
+            Action::LayOff { meld, .. } | Action::SwapJoker { meld, .. } | Action::CallLiverpool { meld, .. } => {
+                Some(meld)
+            }
             _ => None,
         }
     }
@@ -342,7 +365,9 @@ impl PyAction {
     #[getter]
     fn end(&self) -> Option<&'static str> {
         match self.action {
-            Action::LayOff { end, .. } | Action::SwapJoker { end, .. } => end_name(end),
+            Action::LayOff { end, .. } | Action::SwapJoker { end, .. } | Action::CallLiverpool { end, .. } => {
+                end_name(end)
+            }
             _ => None,
         }
     }
@@ -372,6 +397,7 @@ impl PyAction {
                 format!("Action.swap_joker({meld}, '{card}', {to_meld}{})", end_suffix(*end))
             }
             Action::Discard { card } => format!("Action.discard('{card}')"),
+            Action::CallLiverpool { meld, end } => format!("Action.call_liverpool({meld}{})", end_suffix(*end)),
             other => format!("Action.{}()", other.name()),
         }
     }
@@ -628,13 +654,35 @@ impl PyGameState {
     fn active(&self) -> usize {
         self.state.active()
     }
-    /// `"cut"`, `"draw"`, `"buying"`, `"play"`, `"round_over"` or `"game_over"`.
+    /// `"cut"`, `"draw"`, `"buying"`, `"calling"` (W-7), `"call_discard"` (W-7.2),
+    /// `"play"`, `"round_over"` or `"game_over"`.
     #[getter]
     fn phase(&self) -> &'static str {
         self.state.phase().name()
     }
-    /// The seat whose decision the engine waits for (in the buying window: the next
-    /// seat asked); `None` only at game over.
+    /// The active player declined the top discard this turn (in `draw`: only
+    /// `draw_stock` is left; in `buying`: the window is open).
+    #[getter]
+    fn declined(&self) -> bool {
+        matches!(self.state.phase(), Phase::Draw { declined: true } | Phase::Buying(_))
+    }
+    /// L-5.1: the active player drew from the stock while the discard was on offer;
+    /// its stock card comes when the open buying window closes.
+    #[getter]
+    fn draw_pending(&self) -> bool {
+        self.state.buy_window().is_some_and(|w| w.draw_after)
+    }
+    /// W-7: the call offered on the top discard now (`"rummy"` or `"liverpool"`),
+    /// with the seat that discarded it; `None` outside a call offer.
+    #[getter]
+    fn call_offer(&self) -> Option<(&'static str, usize)> {
+        match self.state.phase() {
+            Phase::Calling(w) => Some((w.kind.name(), w.discarder as usize)),
+            _ => None,
+        }
+    }
+    /// The seat whose decision the engine waits for (in the buying window or a W-7
+    /// call offer: the next seat asked); `None` only at game over.
     #[getter]
     fn to_act(&self) -> Option<usize> {
         self.state.to_act()
@@ -718,6 +766,11 @@ impl PyGameState {
     fn totals(&self) -> Vec<i32> {
         self.state.totals()
     }
+    /// W-9: points charged to each seat this round for failed go-down attempts.
+    #[getter]
+    fn penalties(&self) -> Vec<i32> {
+        self.state.penalties()
+    }
     /// This round's scores (cut bonus included) once it is over, else `None`.
     #[getter]
     fn round_scores(&self) -> Option<Vec<i32>> {
@@ -787,13 +840,28 @@ impl PyGameState {
     }
 
     /// Apply `action` (an `Action` or a step dict) by `seat` and return the `Event`.
-    /// A refused action raises `IllegalMoveError` and changes nothing.
+    /// A refused action raises `IllegalMoveError` and changes nothing (but for W-9:
+    /// a refused go-down attempt is charged its penalty, and the message says so).
     fn apply(&mut self, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<PyEvent> {
         let seat = seat_arg(&self.state, seat)?;
         let action = extract_action(action)?;
         Ok(PyEvent {
             event: py_result(self.state.apply(seat, &action))?,
         })
+    }
+
+    /// Apply one scenario step as the conformance runner does, and return the events
+    /// of every action it stood for. The CONFORMANCE.md shorthands are expanded:
+    /// `draw_stock` by the active player passes every seat still to answer a buying
+    /// window or call offer and then draws; a `buy` or call by a seat the engine does
+    /// not ask yet passes every seat asked before it. Atomic: if the last action is
+    /// refused, nothing is kept and its error is raised. The engine itself (`apply`)
+    /// never decides for a seat.
+    fn apply_step(&mut self, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<Vec<PyEvent>> {
+        let seat = seat_arg(&self.state, seat)?;
+        let action = extract_action(action)?;
+        let events = py_result(game::apply_step(&mut self.state, seat, &action))?;
+        Ok(events.into_iter().map(|event| PyEvent { event }).collect())
     }
 
     // ----- views -----

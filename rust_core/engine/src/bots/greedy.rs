@@ -60,6 +60,10 @@ pub(crate) fn exact_check_missing(contract: &Contract) -> u32 {
 /// easier to hold. For a whole hand of runs (L-8), not unless every card has a run
 /// it could be in. These checks cost much less than a failed search.
 pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &RuleSet, missing: u32) -> bool {
+    if rules.wild_rank.is_some() {
+        // C-8 California: the estimate counts only jokers as wild, so it is no guide.
+        return true;
+    }
     if contract.whole_hand {
         // The estimate is no guide here; each card must at least have a run to be in.
         return contract.sets() > 0 || every_card_could_run(hand, rules.whole_hand_run_min);
@@ -143,16 +147,21 @@ impl GreedyBot {
             Phase::Cut => Action::Cut {
                 size: Some(draw_cut(&mut self.rng, state.stock().len(), state.rules().cut_range) as i64),
             },
+            // A draw from the stock runs the buying window first (L-5.1).
             Phase::Draw { declined: false } => match state.discard_top() {
-                Some(card) if self.wants_discard(state, seat, card) => Action::TakeDiscard,
-                // Declining rather than drawing straight away lets the others buy (L-6).
-                Some(_) => Action::DeclineDiscard,
-                None => Action::DrawStock,
+                Some(card) if self.wants_discard(state, seat, card) && state.can(seat, &Action::TakeDiscard) => {
+                    Action::TakeDiscard
+                }
+                _ => Action::DrawStock,
             },
             Phase::Draw { declined: true } => Action::DrawStock,
             Phase::Buying(_) => match state.discard_top() {
                 Some(card) if self.wants_to_buy(state, seat, card) && state.can(seat, &Action::Buy) => Action::Buy,
                 _ => Action::Pass,
+            },
+            Phase::Calling(_) => call(state, seat),
+            Phase::CallDiscard { .. } => Action::Discard {
+                card: self.pick_discard_when_down(state, seat),
             },
             Phase::Play => self.play(state, seat),
             Phase::RoundOver | Phase::GameOver => Action::NextRound,
@@ -164,7 +173,8 @@ impl GreedyBot {
         let contract = state.contract();
         let rules = state.rules();
         if state.is_down(seat) {
-            if !contract.whole_hand && hand.total() >= 2 {
+            // W-8: where floating is allowed the last card may be laid off too.
+            if !contract.whole_hand && (hand.total() >= 2 || rules.floating) {
                 if let Some(action) = shed(state, seat) {
                     return action;
                 }
@@ -183,13 +193,14 @@ impl GreedyBot {
         );
         if worth {
             if let Some(go_down) = best_go_down(hand, &contract, rules) {
-                // L-5.5 / L-8.1: a go-down keeps a card for the discard, except the
-                // whole-hand go-down, which must lay every card.
-                let left = go_down.left.total();
-                if (left == 0) == contract.whole_hand {
-                    return Action::GoDown {
-                        melds: go_down.melds.iter().map(|m| m.cards().to_vec()).collect(),
-                    };
+                // L-5.5 / L-8.1: a go-down keeps a card for the discard (unless W-8
+                // floating allows none), except the whole-hand go-down, which must
+                // lay every card. The engine has the last word (W-8's taken card).
+                let action = Action::GoDown {
+                    melds: go_down.melds.iter().map(|m| m.cards().to_vec()).collect(),
+                };
+                if state.can(seat, &action) {
+                    return action;
                 }
             }
         }
@@ -417,6 +428,16 @@ fn with_card(hand: &CardCounts, card: Card) -> CardCounts {
     let slot = &mut more.0[card.id() as usize];
     *slot = slot.saturating_add(1);
     more
+}
+
+/// W-7: call "rummy" whenever it is offered (it costs the caller nothing), and
+/// "Liverpool" on the first meld the card fits (the hand shrinks by one); else pass.
+fn call(state: &GameState, seat: usize) -> Action {
+    state
+        .legal_actions(Some(seat))
+        .into_iter()
+        .find(|a| matches!(a, Action::CallRummy | Action::CallLiverpool { .. }))
+        .unwrap_or(Action::Pass)
 }
 
 /// A quick necessary condition for laying `card` off on `meld` (L-5.3); the engine's

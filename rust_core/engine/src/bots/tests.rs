@@ -67,12 +67,14 @@ fn greedy_plays_the_worked_example() {
 }
 
 #[test]
-fn greedy_declines_a_useless_discard_so_others_may_buy() {
-    // Replace 7♦ by K♣: no help to 7s and 9s.
+fn greedy_draws_from_the_stock_past_a_useless_discard_so_others_may_buy() {
+    // Replace 7♦ by K♣: no help to 7s and 9s. The draw runs the buying window (L-5.1).
     let mut p: Value = serde_json::from_str(&worked_example().to_position().to_json()).unwrap();
     p["discard"] = json!(["10♣", "K♣"]);
-    let g = state(p);
-    assert_eq!(greedy(&g, 0), Action::DeclineDiscard);
+    let mut g = state(p);
+    assert_eq!(greedy(&g, 0), Action::DrawStock);
+    g.apply(0, &Action::DrawStock).unwrap();
+    assert_eq!((g.phase().name(), g.to_act()), ("buying", Some(1)));
 }
 
 #[test]
@@ -87,8 +89,8 @@ fn greedy_buys_a_card_that_brings_its_contract_closer() {
         "4♦ 3♠ 5♠ 5♥ 10♦ J♠ Q♠ K♥ 6♣ 7♣",
     ]);
     let mut g = state(p);
-    assert_eq!(greedy(&g, 0), Action::DeclineDiscard);
-    g.apply(0, &Action::DeclineDiscard).unwrap();
+    assert_eq!(greedy(&g, 0), Action::DrawStock);
+    g.apply(0, &Action::DrawStock).unwrap();
     assert_eq!(g.to_act(), Some(1), "L-6.3: seat 1 is asked first");
     assert_eq!(greedy(&g, 1), Action::Pass);
     g.apply(1, &Action::Pass).unwrap();

@@ -2,6 +2,7 @@
 //! and the events `apply` returns.
 
 use super::serde_cards;
+use super::state::CallKind;
 use crate::card::Card;
 use crate::error::{Error, ErrorCode, Result};
 use crate::meld::End;
@@ -24,13 +25,15 @@ pub enum Action {
     TakeDiscard,
     /// L-5.1: the active player declines the top discard; the buying window opens (L-6).
     DeclineDiscard,
-    /// L-6.2: a non-active seat buys the top discard plus a penalty card. Every seat
-    /// with priority over the buyer for this card is taken to have passed.
+    /// L-6.2: the seat asked in the buying window (L-6.3) buys the top discard plus a
+    /// penalty card.
     Buy,
-    /// A seat asked in the buying window declines to buy the current top discard.
+    /// The seat asked in the buying window declines to buy the current top discard
+    /// (or, W-7, declines the call it is offered).
     Pass,
-    /// L-5.1 / L-6.5: the active player draws from the stock; an open buying window
-    /// closes (every seat not yet asked passes). Also valid straight from `draw`.
+    /// L-5.1 / L-6.5: the active player draws from the stock. While a discard is on
+    /// offer this declines it (L-5.1 Decision): the buying window runs first and the
+    /// stock card is the active player's when it closes.
     DrawStock,
     /// L-4.6 / L-8.1: lay the contract (round 7: the whole hand as three runs).
     GoDown {
@@ -62,8 +65,16 @@ pub enum Action {
     /// After a round ends, the next round's dealer gathers and shuffles the deck
     /// (seeded); the new round waits for its cut. Not a CONFORMANCE.md step.
     NextRound,
-    /// W-7: the "Liverpool" call. Not implemented yet: always refused with `not_allowed`.
-    CallLiverpool,
+    /// W-7.2: a seat that is down takes the discard on offer and lays it off on table
+    /// meld `meld` at once (`end` only matters for a joker on a run); it then discards.
+    CallLiverpool {
+        meld: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        end: Option<End>,
+    },
+    /// W-7.1: the discarder, who is down, threw a card that fits a table meld: it takes
+    /// the card back plus a penalty card.
+    CallRummy,
 }
 
 impl Action {
@@ -81,7 +92,8 @@ impl Action {
             Action::SwapJoker { .. } => "swap_joker",
             Action::Discard { .. } => "discard",
             Action::NextRound => "next_round",
-            Action::CallLiverpool => "call_liverpool",
+            Action::CallLiverpool { .. } => "call_liverpool",
+            Action::CallRummy => "call_rummy",
         }
     }
 
@@ -98,7 +110,8 @@ impl Action {
             Action::SwapJoker { .. } => 8,
             Action::Discard { .. } => 9,
             Action::NextRound => 10,
-            Action::CallLiverpool => 11,
+            Action::CallLiverpool { .. } => 11,
+            Action::CallRummy => 12,
         }
     }
 
@@ -126,6 +139,7 @@ impl Action {
                 end,
             } => key.extend([card.id() as i64, *meld as i64, *to_meld as i64, end_code(*end) as i64]),
             Action::Discard { card } => key.push(card.id() as i64),
+            Action::CallLiverpool { meld, end } => key.extend([*meld as i64, end_code(*end) as i64]),
             _ => {}
         }
         (self.variant_index(), key)
@@ -195,6 +209,7 @@ impl History {
             Action::GoDown { melds } => small(melds.len()) && melds.iter().all(|g| small(g.len())),
             Action::LayOff { meld, cards, .. } => index(*meld) && small(cards.len()),
             Action::SwapJoker { meld, to_meld, .. } => index(*meld) && index(*to_meld),
+            Action::CallLiverpool { meld, .. } => index(*meld),
             _ => true,
         }
     }
@@ -231,6 +246,10 @@ impl History {
                 b.push(end_code(*end));
             }
             Action::Discard { card } => b.push(card.id()),
+            Action::CallLiverpool { meld, end } => {
+                u16_le(b, *meld);
+                b.push(end_code(*end));
+            }
             _ => {}
         }
         self.count += 1;
@@ -291,7 +310,14 @@ impl History {
                 }
                 9 => Action::Discard { card: r.card() },
                 10 => Action::NextRound,
-                _ => Action::CallLiverpool,
+                11 => {
+                    let meld = r.u16();
+                    Action::CallLiverpool {
+                        meld,
+                        end: end_from_code(r.byte()),
+                    }
+                }
+                _ => Action::CallRummy,
             };
             out.push((seat, action));
         }
@@ -351,6 +377,12 @@ pub struct RoundEnd {
     pub game_over: bool,
     /// At game over: the seat(s) with the lowest total (several for a draw).
     pub winners: Vec<usize>,
+    /// L-10.2: the cut bonus part of each seat's score (empty when nobody earned it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cut_bonus: Vec<i32>,
+    /// W-9: the failed go-down penalties in each seat's score (empty when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub penalties: Vec<i32>,
 }
 
 /// What an action did.
@@ -370,11 +402,15 @@ pub enum EventKind {
         #[serde(with = "serde_cards::one")]
         card: Card,
     },
-    /// `window_open`: some seat may buy the declined card (L-6.3).
+    /// `window_open`: some seat may buy the declined card (L-6.3). `draw_after`: the
+    /// decline was a `draw_stock` (L-5.1 Decision); the stock card follows when the
+    /// window closes (in the event of the action that closes it, under `then`).
     DeclinedDiscard {
         #[serde(with = "serde_cards::opt")]
         card: Option<Card>,
         window_open: bool,
+        #[serde(default, skip_serializing_if = "is_false")]
+        draw_after: bool,
     },
     /// L-6.2: the bought card and the penalty card from the stock.
     Bought {
@@ -382,21 +418,33 @@ pub enum EventKind {
         card: Card,
         #[serde(with = "serde_cards::one")]
         penalty: Card,
-        /// Seats taken to have passed on this card before the buyer (CONFORMANCE `buy`).
-        passed: Vec<usize>,
     },
-    Passed,
+    /// A seat declined to buy (or, with `call`, declined the W-7 call it was offered).
+    Passed {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        call: Option<CallKind>,
+    },
     /// `card` is `None` when no stock could be formed (L-9.2): the round ended.
-    /// `passed` lists the seats whose turn to buy was closed by this draw.
     DrewStock {
         #[serde(with = "serde_cards::opt")]
         card: Option<Card>,
-        passed: Vec<usize>,
+    },
+    /// W-7.1: seat `discarder` took its discard `card` back plus `penalty`.
+    CalledRummy {
+        discarder: usize,
+        #[serde(with = "serde_cards::one")]
+        card: Card,
+        #[serde(with = "serde_cards::one")]
+        penalty: Card,
+    },
+    /// W-7.2: the caller took `card` and laid it off on table meld `meld`; it discards next.
+    CalledLiverpool {
+        #[serde(with = "serde_cards::one")]
+        card: Card,
+        meld: usize,
     },
     /// Table numbers of the new melds.
-    WentDown {
-        melds: Vec<usize>,
-    },
+    WentDown { melds: Vec<usize> },
     LaidOff {
         meld: usize,
         #[serde(with = "serde_cards::list")]
@@ -408,20 +456,20 @@ pub enum EventKind {
         card: Card,
         to_meld: usize,
     },
+    /// `calls`: the discard fits a table meld and this W-7 call is offered first.
     Discarded {
         #[serde(with = "serde_cards::one")]
         card: Card,
         went_out: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        calls: Option<CallKind>,
     },
     /// A new round: its number and dealer; the deck is shuffled and waits for the cut.
-    RoundStarted {
-        round: u8,
-        dealer: usize,
-    },
+    RoundStarted { round: u8, dealer: usize },
 }
 
-/// What `GameState::apply` did: who acted, what moved, any stock recycling, and the
-/// end of the round if the action ended it.
+/// What `GameState::apply` did: who acted, what moved, any stock recycling, the end
+/// of the round if the action ended it, and what it set off (`then`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
     pub seat: usize,
@@ -430,8 +478,21 @@ pub struct Event {
     /// L-9.1: the number of cards shuffled from the discard pile into a new stock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recycled: Option<usize>,
+    /// The end of the round, if this action ended it — also when the stock draw it
+    /// set off (`then`) found no stock (L-9.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round_end: Option<RoundEnd>,
+    /// W-8: the action emptied the player's hand: it is floating and its turn ended.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub floating: bool,
+    /// What the action set off: the active player's stock draw when the buying window
+    /// this action closed had one pending (L-5.1 Decision).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then: Option<Box<Event>>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Event {

@@ -1,13 +1,13 @@
 //! `legal_actions`: every action the deciding seat may take now, sorted and
 //! deduplicated, for bots and reinforcement learning.
 //!
-//! The list holds the *canonical* moves: it never offers a shortcut that skips
-//! another seat's decision (while some seat could buy the top discard, the active
-//! player is offered `decline_discard`, not `draw_stock`). `apply` also accepts the
-//! CONFORMANCE.md shorthands (`buy` implying passes, `draw_stock` closing a window).
+//! The list holds the *canonical* moves: before drawing, `take_discard` and
+//! `draw_stock` (a draw while a discard is on offer declines it and runs the buying
+//! window first, L-5.1; `decline_discard` is accepted too but never listed, since it
+//! only splits that draw in two). Only the seat the engine waits for has moves.
 
 use super::action::Action;
-use super::state::{GameState, Phase};
+use super::state::{CallKind, GameState, Phase};
 use crate::card::{Card, CardCounts};
 use crate::meld::{End, Meld};
 use crate::rules::JokerSwapRule;
@@ -35,17 +35,10 @@ impl GameState {
                 out.extend((1..=max).map(|k| Action::Cut { size: Some(k as i64) }));
             }
             Phase::Draw { declined: false } => {
-                if self.discard.is_empty() {
-                    out.push(Action::DrawStock);
-                } else {
+                if self.can(seat, &Action::TakeDiscard) {
                     out.push(Action::TakeDiscard);
-                    // Declining only matters if someone could buy; else it is a plain draw.
-                    out.push(if self.someone_could_buy() {
-                        Action::DeclineDiscard
-                    } else {
-                        Action::DrawStock
-                    });
                 }
+                out.push(Action::DrawStock);
             }
             Phase::Draw { declined: true } => out.push(Action::DrawStock),
             Phase::Buying(_) => {
@@ -53,6 +46,33 @@ impl GameState {
                     out.push(Action::Buy);
                 }
                 out.push(Action::Pass);
+            }
+            Phase::Calling(w) => {
+                out.push(Action::Pass);
+                match w.kind {
+                    CallKind::Rummy => out.push(Action::CallRummy),
+                    CallKind::Liverpool => {
+                        if let Some(card) = self.discard_top() {
+                            for (i, target) in self.table.iter().enumerate() {
+                                for end in self.joker_ends(card, &target.meld) {
+                                    if target.meld.lay_off(&[card], end, &self.rules).is_ok() {
+                                        out.push(Action::CallLiverpool { meld: i, end });
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Phase::CallDiscard { .. } => {
+                let hand = self.seats[seat].hand;
+                out.extend(
+                    (0..53u8)
+                        .filter(|&id| hand.0[id as usize] > 0)
+                        .map(|id| Action::Discard {
+                            card: Card::from_id(id).expect("id < 53"),
+                        }),
+                );
             }
             Phase::Play => self.play_actions(seat, &mut out),
             Phase::RoundOver => out.push(Action::NextRound),
@@ -74,7 +94,7 @@ impl GameState {
                 let keeps = if contract.whole_hand {
                     gd.left.total() == 0
                 } else {
-                    self.keeps_a_discard(seat as u8, &used)
+                    self.after_play(seat as u8, &used).is_some()
                 };
                 if keeps {
                     out.push(Action::GoDown {
@@ -83,15 +103,16 @@ impl GameState {
                 }
             }
         }
-        // L-5.5 / L-7.3 (and W-8): lay-offs and swaps must leave a card for the discard.
-        let may_add = down && !contract.whole_hand && hand.total() >= 2;
-        let keeps_without = |card: Card| self.keeps_a_discard(seat as u8, &CardCounts::from_cards(&[card]));
+        // L-5.5 / L-7.3: lay-offs and swaps must leave a card for the discard, or
+        // (W-8) may empty the hand.
+        let may_add = down && !contract.whole_hand && hand.total() >= 1;
+        let allowed_without = |card: Card| self.after_play(seat as u8, &CardCounts::from_cards(&[card])).is_some();
         let distinct: Vec<Card> = (0..53u8)
             .filter(|&id| hand.0[id as usize] > 0)
             .map(|id| Card::from_id(id).expect("id < 53"))
             .collect();
         if may_add && (!self.down_this_turn || self.rules.lay_off_on_go_down_turn) {
-            for &card in distinct.iter().filter(|&&c| keeps_without(c)) {
+            for &card in distinct.iter().filter(|&&c| allowed_without(c)) {
                 for (i, target) in self.table.iter().enumerate() {
                     for end in self.joker_ends(card, &target.meld) {
                         if target.meld.lay_off(&[card], end, &self.rules).is_ok() {
@@ -112,11 +133,14 @@ impl GameState {
         };
         if may_add && swap_now {
             for (i, source) in self.table.iter().enumerate() {
+                if !self.rules.swap_own_jokers && source.owner == seat {
+                    continue; // W-4: only another player's joker
+                }
                 for index in 0..source.meld.len() {
                     let Some(natural) = source.meld.joker_stands_for(index) else {
                         continue;
                     };
-                    if hand.get(natural) == 0 || !keeps_without(natural) {
+                    if hand.get(natural) == 0 || !allowed_without(natural) {
                         continue;
                     }
                     for (j, target) in self.table.iter().enumerate() {

@@ -23,12 +23,14 @@ mod view;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_w;
 
 pub use action::{Action, Event, EventKind, RoundEnd, RoundEndReason};
 pub use legal::GO_DOWN_LIMIT;
-pub use position::{Position, PositionMeld, PositionRng, PositionWindow};
+pub use position::{Position, PositionCalls, PositionMeld, PositionRng, PositionWindow};
 pub use reachable::MAX_SCORE;
-pub use scenario::{run_file, run_paths, run_scenario, RunSummary, ScenarioReport};
+pub use scenario::{apply_step, run_file, run_paths, run_scenario, RunSummary, ScenarioReport};
 pub use snapshot::Step;
-pub use state::{BuyWindow, GameState, Phase, TableMeld, MAX_SEATS};
+pub use state::{BuyWindow, CallKind, CallWindow, GameState, Phase, TableMeld, MAX_SEATS};
 pub use view::{observation_layout, MeldView, ObservationLayout, PlayerView, PHASE_NAMES};

@@ -3,12 +3,12 @@
 //!
 //! Besides the fields CONFORMANCE.md lists, a position may carry a few extension
 //! fields so that *every* state can be written and read back exactly: `declined`,
-//! `buying`, `turn`, `round_scores`, `winner` and `rng`. Readers that do not know
-//! them ignore them.
+//! `buying`, `calling`, `caller`, `penalties`, `turn`, `round_scores`, `winner` and
+//! `rng`. Readers that do not know them ignore them.
 
 use super::action::History;
 use super::serde_cards;
-use super::state::{BuyWindow, GameState, Phase, SeatState, TableMeld, MAX_SEATS};
+use super::state::{BuyWindow, CallKind, CallWindow, GameState, Phase, SeatState, TableMeld, MAX_SEATS};
 use crate::card::{Card, CardCounts, CARD_KINDS};
 use crate::error::{Error, ErrorCode, Message, Result};
 use crate::limits::{read_capped, ReadError, MAX_INPUT_BYTES};
@@ -39,6 +39,22 @@ pub struct PositionWindow {
     #[serde(default)]
     pub last_buyer: Option<usize>,
     /// Seats that have passed on the current top card.
+    #[serde(default)]
+    pub passed: Vec<usize>,
+    /// L-5.1 (Decision): the active player drew from the stock while the discard was
+    /// on offer; the stock card is theirs when the window closes.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub draw_after: bool,
+}
+
+/// The open W-7 call offer of a position in phase `calling` (extension).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PositionCalls {
+    /// `rummy` (W-7.1) or `liverpool` (W-7.2).
+    pub kind: CallKind,
+    /// The seat whose discard (the top of the pile) is on offer.
+    pub discarder: usize,
+    /// Seats that have passed on this offer.
     #[serde(default)]
     pub passed: Vec<usize>,
 }
@@ -118,6 +134,15 @@ pub struct Position {
     /// Extension: the open buying window in phase `buying`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buying: Option<PositionWindow>,
+    /// Extension (W-7): the call offer in phase `calling`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calling: Option<PositionCalls>,
+    /// Extension (W-7.2): in phase `call_discard`, the Liverpool caller who discards next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caller: Option<usize>,
+    /// Extension (W-9): points charged this round for failed go-down attempts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalties: Option<Vec<i32>>,
     /// Extension: turns completed this round (L-9.3 safeguard).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub turn: u32,
@@ -228,6 +253,23 @@ fn seat_list<T: Clone>(what: &str, list: &Option<Vec<T>>, n: usize, default: T) 
     }
 }
 
+/// Seats as bits (bit `s` = seat `s`), each checked to be a seat (`bad_seat` says
+/// what is wrong otherwise).
+fn seat_bits(seats: &[usize], n: usize, bad_seat: impl Fn(usize) -> Message) -> Result<u16> {
+    let mut bits = 0u16;
+    for &s in seats {
+        if s >= n {
+            return bad(bad_seat(s));
+        }
+        bits |= 1 << s;
+    }
+    Ok(bits)
+}
+
+fn bit_seats(bits: u16, n: usize) -> Vec<usize> {
+    (0..n).filter(|&s| bits >> s & 1 == 1).collect()
+}
+
 fn parse_rng(r: &PositionRng) -> Result<Rng> {
     let digits = r.state.trim_start_matches("0x");
     let state = u128::from_str_radix(digits, 16)
@@ -289,6 +331,7 @@ impl GameState {
         let totals = seat_list("totals", &pos.totals, n, 0)?;
         let buys = seat_list("buys", &pos.buys, n, 0)?;
         let round_scores = seat_list("round_scores", &pos.round_scores, n, 0)?;
+        let penalties = seat_list("penalties", &pos.penalties, n, 0)?;
         if pos.down_this_turn {
             down[active] = true;
         }
@@ -300,21 +343,32 @@ impl GameState {
             "game_over" => Phase::GameOver,
             "buying" => {
                 let w = pos.buying.clone().unwrap_or_default();
-                let mut passed = 0u16;
-                for &s in &w.passed {
-                    if s >= n {
-                        return bad(msg!("position.passed_seat", seat = s));
-                    }
-                    passed |= 1 << s;
-                }
                 if w.last_buyer.is_some_and(|s| s >= n) {
                     return bad(msg!("position.last_buyer"));
                 }
                 Phase::Buying(BuyWindow {
                     last_buyer: w.last_buyer.map(|s| s as u8),
-                    passed,
+                    passed: seat_bits(&w.passed, n, |seat| msg!("position.passed_seat", seat = seat))?,
+                    draw_after: w.draw_after,
                 })
             }
+            "calling" => {
+                let Some(c) = &pos.calling else {
+                    return bad(msg!("position.calling_missing"));
+                };
+                if c.discarder >= n {
+                    return bad(msg!("position.calling_discarder"));
+                }
+                Phase::Calling(CallWindow {
+                    kind: c.kind,
+                    discarder: c.discarder as u8,
+                    passed: seat_bits(&c.passed, n, |seat| msg!("position.calling_passed_seat", seat = seat))?,
+                })
+            }
+            "call_discard" => match pos.caller {
+                Some(c) if c < n => Phase::CallDiscard { caller: c as u8 },
+                _ => return bad(msg!("position.caller_missing")),
+            },
             other => return bad(msg!("position.unknown_phase", phase = other)),
         };
         if pos.declined && !matches!(phase, Phase::Draw { .. }) {
@@ -322,6 +376,12 @@ impl GameState {
         }
         if pos.buying.is_some() && !matches!(phase, Phase::Buying(_)) {
             return bad(msg!("position.buying"));
+        }
+        if pos.calling.is_some() && !matches!(phase, Phase::Calling(_)) {
+            return bad(msg!("position.calling"));
+        }
+        if pos.caller.is_some() && !matches!(phase, Phase::CallDiscard { .. }) {
+            return bad(msg!("position.caller"));
         }
         let mut seats = Vec::with_capacity(n);
         for (s, hand) in hands.iter().enumerate() {
@@ -340,15 +400,8 @@ impl GameState {
                 buys: buys[s],
                 total: totals[s],
                 round_score: round_scores[s],
+                penalty: penalties[s],
             });
-        }
-        // W-8 with L-5.5: play never leaves the active player holding nothing but a lone
-        // copy of the card they took this turn (they could not discard it: no legal move).
-        if let (Phase::Play, Some(taken), true) = (phase, pos.taken_discard, rules.no_discard_of_taken_card) {
-            let hand = &seats[active].hand;
-            if hand.total() == 1 && hand.get(taken) == 1 {
-                return bad(msg!("position.only_taken_card", seat = active, card = taken));
-            }
         }
         let mut table = Vec::with_capacity(pos.table.len());
         for (i, m) in pos.table.iter().enumerate() {
@@ -356,6 +409,16 @@ impl GameState {
                 owner: m.owner,
                 meld: table_meld(i, m, &rules)?,
             });
+        }
+        // W-8 with L-5.5: play never leaves the active player holding nothing but a lone
+        // copy of the card they took this turn (they could not discard it: no legal
+        // move) — except a floating player who took a card it can lay off.
+        if let (Phase::Play, Some(taken), true) = (phase, pos.taken_discard, rules.no_discard_of_taken_card) {
+            let hand = &seats[active].hand;
+            let fits = table.iter().any(|m| m.meld.lay_off(&[taken], None, &rules).is_ok());
+            if hand.total() == 1 && hand.get(taken) == 1 && !(rules.floating && fits) {
+                return bad(msg!("position.only_taken_card", seat = active, card = taken));
+            }
         }
         if pos.cut_bonus.is_some_and(|s| s >= n) || pos.winner.is_some_and(|s| s >= n) {
             return bad(msg!("position.cut_bonus_winner_seats"));
@@ -437,8 +500,26 @@ impl GameState {
             declined: self.phase == Phase::Draw { declined: true },
             buying: self.buy_window().map(|w| PositionWindow {
                 last_buyer: w.last_buyer.map(usize::from),
-                passed: (0..n).filter(|&s| w.passed >> s & 1 == 1).collect(),
+                passed: bit_seats(w.passed, n),
+                draw_after: w.draw_after,
             }),
+            calling: match self.phase {
+                Phase::Calling(w) => Some(PositionCalls {
+                    kind: w.kind,
+                    discarder: w.discarder as usize,
+                    passed: bit_seats(w.passed, n),
+                }),
+                _ => None,
+            },
+            caller: match self.phase {
+                Phase::CallDiscard { caller } => Some(caller as usize),
+                _ => None,
+            },
+            penalties: self
+                .seats
+                .iter()
+                .any(|s| s.penalty != 0)
+                .then(|| self.seats.iter().map(|s| s.penalty).collect()),
             turn: self.turn,
             round_scores: over.then(|| self.seats.iter().map(|s| s.round_score).collect()),
             winner: self.went_out(),

@@ -40,7 +40,8 @@ impl GameState {
             return bad(msg!("position.turn_range", turn = self.turn, max = max_turns));
         }
         for (s, seat) in self.seats.iter().enumerate() {
-            if seat.total.unsigned_abs() > MAX_SCORE as u32 || seat.round_score.unsigned_abs() > MAX_SCORE as u32 {
+            let out_of_range = |v: i32| v.unsigned_abs() > MAX_SCORE as u32;
+            if out_of_range(seat.total) || out_of_range(seat.round_score) || out_of_range(seat.penalty) {
                 return bad(msg!("position.score_range", seat = s, max = MAX_SCORE));
             }
             // C-5: never more buys than the limit; without one, every buy takes two
@@ -76,7 +77,7 @@ impl GameState {
     }
 }
 
-/// W-8: may a player hold no cards in a live round? (Floating is not modelled yet.)
-fn floating_allowed(_state: &GameState) -> bool {
-    false
+/// W-8: may a player hold no cards in a live round (floating)?
+fn floating_allowed(state: &GameState) -> bool {
+    state.rules.floating
 }

@@ -4,10 +4,11 @@
 //! problem — malformed JSON, a bad position, an unknown action — becomes a FAIL
 //! line with a clear message, never a panic.
 
-use super::action::Action;
+use super::action::{Action, Event};
 use super::position::Position;
 use super::state::{GameState, Phase};
 use crate::card::{format_cards, Card};
+use crate::error::{Error, ErrorCode};
 use crate::limits::{read_capped, ReadError, MAX_INPUT_BYTES};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -185,7 +186,7 @@ fn run_step(state: &mut GameState, step: &Value) -> Result<(), String> {
     let expected_error = parse_expect(obj.get("expect"))?;
     let what = format!("{} by seat {seat}", action.name());
     let before = state.clone();
-    match (state.apply(seat, &action), expected_error) {
+    match (apply_step(state, seat, &action), expected_error) {
         (Ok(_), None) => {}
         (Err(e), None) => return Err(format!("{what}: expected ok, got error {}: {}", e.code, e.message)),
         (Ok(_), Some(code)) => return Err(format!("{what}: expected error {code}, but the action was accepted")),
@@ -196,7 +197,14 @@ fn run_step(state: &mut GameState, step: &Value) -> Result<(), String> {
                     e.code, e.message
                 ));
             }
-            if *state != before || state.history_len() != before.history_len() {
+            // W-9: a failed go-down attempt is refused and changes nothing but the
+            // penalty of the player (the attempt is kept in the history).
+            let mut expected = before;
+            if expected.is_failed_go_down(seat, &action, &e) {
+                expected.seats[seat].penalty += i32::from(expected.rules.failed_go_down_penalty);
+                expected.history.push(seat as u8, &action);
+            }
+            if *state != expected || state.history_len() != expected.history_len() {
                 return Err(format!("{what}: refused with {code} but the state changed"));
             }
         }
@@ -207,7 +215,71 @@ fn run_step(state: &mut GameState, step: &Value) -> Result<(), String> {
     Ok(())
 }
 
-const ACTION_NAMES: [&str; 12] = [
+/// Apply one step, expanding the shorthands of CONFORMANCE.md "Steps" (scenario files
+/// only; the engine itself never decides for a seat):
+///
+/// - `draw_stock` by the active player, straight from `draw` or with a buying window
+///   or a W-7 call offer open: every seat still to answer passes, and the active
+///   player draws (declining the discard first when it is on offer, L-5.1).
+/// - `buy`, `call_rummy` or `call_liverpool` by a seat further down the order (the
+///   engine says `not_your_turn`): every seat asked before it passes.
+///
+/// An expanded step is atomic: if its last action is refused, none of the passes it
+/// stood for is kept and the step reports that action's error. Returns the events of
+/// every action applied, in order.
+pub fn apply_step(state: &mut GameState, seat: usize, action: &Action) -> Result<Vec<Event>, Error> {
+    let window_open = |g: &GameState| matches!(g.phase(), Phase::Buying(_) | Phase::Calling(_));
+    // Each pass shrinks a window; a draw opens at most one; so this bounds any expansion.
+    let bound = 4 * state.players() + 4;
+    match action {
+        Action::DrawStock
+            if seat == state.active()
+                && matches!(
+                    state.phase(),
+                    Phase::Draw { declined: false } | Phase::Buying(_) | Phase::Calling(_)
+                ) =>
+        {
+            let mut trial = state.clone();
+            let mut events = Vec::new();
+            for _ in 0..bound {
+                if window_open(&trial) {
+                    let asked = trial.to_act().unwrap_or(seat);
+                    events.push(trial.apply(asked, &Action::Pass)?);
+                } else if matches!(trial.phase(), Phase::Draw { .. }) {
+                    events.push(trial.apply(seat, &Action::DrawStock)?);
+                } else {
+                    break; // drawn (phase play), or the round ended (L-9.2)
+                }
+            }
+            *state = trial;
+            Ok(events)
+        }
+        Action::Buy | Action::CallRummy | Action::CallLiverpool { .. } => {
+            let mut trial = state.clone();
+            let mut events = Vec::new();
+            for _ in 0..bound {
+                match trial.check(seat, action) {
+                    // The seat asked passes — the caller itself too, when it is asked
+                    // about rummy but calls Liverpool, which is offered after it (W-7).
+                    Err(e) if e.code == ErrorCode::NotYourTurn && window_open(&trial) => {
+                        let asked = trial.to_act().unwrap_or(seat);
+                        match trial.apply(asked, &Action::Pass) {
+                            Ok(event) => events.push(event),
+                            Err(_) => return Err(e),
+                        }
+                    }
+                    _ => break,
+                }
+            }
+            events.push(trial.apply(seat, action)?);
+            *state = trial;
+            Ok(events)
+        }
+        _ => state.apply(seat, action).map(|e| vec![e]),
+    }
+}
+
+const ACTION_NAMES: [&str; 13] = [
     "cut",
     "take_discard",
     "decline_discard",
@@ -220,6 +292,7 @@ const ACTION_NAMES: [&str; 12] = [
     "discard",
     "next_round",
     "call_liverpool",
+    "call_rummy",
 ];
 
 fn parse_action(obj: &Map<String, Value>) -> Result<Action, String> {
@@ -472,6 +545,13 @@ fn check_key(state: &GameState, key: &str, want: &Value) -> Result<(), String> {
             let want = list_of(want, key, |v| v.as_u64().map(|x| x as u8))?;
             if want != state.buys() {
                 return differ(key, format!("{want:?}"), format!("{:?}", state.buys()));
+            }
+        }
+        "penalties" => {
+            // W-9: points charged this round for failed go-down attempts.
+            let want = list_of(want, key, |v| v.as_i64().map(|x| x as i32))?;
+            if want != state.penalties() {
+                return differ(key, format!("{want:?}"), format!("{:?}", state.penalties()));
             }
         }
         _ => {} // unknown keys are ignored

@@ -7,22 +7,88 @@ use super::action::{Action, Event, EventKind, History, RoundEnd, RoundEndReason}
 use crate::card::{Card, CardCounts, CARD_KINDS};
 use crate::deal::{bad_cut, deal_round, draw_cut, shuffled_deck_with, Dealt};
 use crate::error::{Error, ErrorCode, Message, Result};
-use crate::meld::{check_go_down, Meld};
+use crate::meld::{check_go_down, End, Meld};
 use crate::msg;
 use crate::rng::Rng;
-use crate::rules::{BuyingRule, Contract, JokerSwapRule, RuleSet, TieBreak};
+use crate::rules::{BuyPriority, BuyingRule, Contract, JokerSwapRule, RuleSet, TieBreak};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// The most seats a game may have (`RuleSet::validate` allows up to 16).
 pub const MAX_SEATS: usize = 16;
 
+/// A short list of seats in asking order, without allocation (`to_act` builds one
+/// on every query).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SeatOrder {
+    seats: [u8; MAX_SEATS],
+    len: u8,
+}
+
+impl SeatOrder {
+    fn push(&mut self, seat: u8) {
+        self.seats[self.len as usize] = seat;
+        self.len += 1;
+    }
+    fn contains(&self, seat: u8) -> bool {
+        self.seats[..self.len as usize].contains(&seat)
+    }
+    pub(crate) fn iter(&self) -> impl Iterator<Item = u8> + '_ {
+        self.seats[..self.len as usize].iter().copied()
+    }
+}
+
 /// The state of the buying window (L-6) while it is open.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BuyWindow {
     /// L-6.4: the buyer of the previous card of this chain; skipped for the current card.
     pub last_buyer: Option<u8>,
     /// Seats that have passed on the current top card, as bits (bit `s` = seat `s`).
+    pub passed: u16,
+    /// L-5.1 (Decision): the active player drew from the stock while the discard was on
+    /// offer. The window runs first; the stock card is theirs when it closes.
+    #[serde(default)]
+    pub draw_after: bool,
+}
+
+/// W-7: the call offered on a discard that fits a table meld.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallKind {
+    /// W-7.1: the discarder was down; the caller makes them take the card back plus a penalty card.
+    Rummy,
+    /// W-7.2: a seat that is down takes the card, lays it off at once and discards.
+    Liverpool,
+}
+
+/// The call's name in a sentence: "rummy" or "Liverpool", names that stay as they are
+/// in every language (W-7).
+fn call_name(kind: CallKind) -> &'static str {
+    match kind {
+        CallKind::Rummy => "rummy",
+        CallKind::Liverpool => "Liverpool",
+    }
+}
+
+impl CallKind {
+    /// `"rummy"` or `"liverpool"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CallKind::Rummy => "rummy",
+            CallKind::Liverpool => "liverpool",
+        }
+    }
+}
+
+/// W-7: the calls offered on the top discard, asked like the buying window (nearest
+/// clockwise to the player about to draw first). The rummy offer comes first; when
+/// everyone has passed it, the Liverpool offer follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallWindow {
+    pub kind: CallKind,
+    /// The seat whose discard is on offer.
+    pub discarder: u8,
+    /// Seats that have passed on this offer, as bits.
     pub passed: u16,
 }
 
@@ -37,6 +103,12 @@ pub enum Phase {
     Draw { declined: bool },
     /// L-6: the active player declined the top discard; other seats may buy it.
     Buying(BuyWindow),
+    /// W-7: the last discard fits a table meld; the seats are asked whether they call
+    /// (the active player is already the next player, who has not drawn).
+    Calling(CallWindow),
+    /// W-7.2: a Liverpool caller took the discard and laid it off; it now discards,
+    /// then the active player (the one after the original discarder) draws.
+    CallDiscard { caller: u8 },
     /// The active player has drawn: go down, lay off, swap, discard.
     Play,
     /// The round has ended; the next round's dealer starts it (`next_round`).
@@ -52,6 +124,8 @@ impl Phase {
             Phase::Cut => "cut",
             Phase::Draw { .. } => "draw",
             Phase::Buying(_) => "buying",
+            Phase::Calling(_) => "calling",
+            Phase::CallDiscard { .. } => "call_discard",
             Phase::Play => "play",
             Phase::RoundOver => "round_over",
             Phase::GameOver => "game_over",
@@ -78,6 +152,8 @@ pub(crate) struct SeatState {
     pub total: i32,
     /// This round's score, once the round is over.
     pub round_score: i32,
+    /// W-9: points charged this round for refused go-down attempts (added to the round score).
+    pub penalty: i32,
 }
 
 impl SeatState {
@@ -88,6 +164,7 @@ impl SeatState {
             buys: 0,
             total,
             round_score: 0,
+            penalty: 0,
         }
     }
 }
@@ -149,20 +226,32 @@ enum Plan {
     /// The deal, and the RNG after drawing the cut size (when the cutter named none).
     Cut(Box<Dealt>, Rng),
     TakeDiscard,
-    Decline,
-    /// Seats taken to have passed before the buyer.
-    Buy(Vec<usize>),
+    /// Decline the top discard; `draw_after`: it was a `draw_stock` (L-5.1 Decision).
+    Decline {
+        draw_after: bool,
+    },
+    Buy,
     Pass,
+    /// A draw from the stock with no discard on offer (or after the window closed).
     DrawStock,
+    PassCall,
+    CallRummy,
+    CallLiverpool {
+        meld: usize,
+        grown: Meld,
+    },
+    /// `floats`: the go-down, lay-off or swap empties the hand (W-8).
     GoDown {
         melds: Vec<Meld>,
         used: CardCounts,
         ends_round: bool,
+        floats: bool,
     },
     LayOff {
         meld: usize,
         grown: Meld,
         used: CardCounts,
+        floats: bool,
     },
     Swap {
         meld: usize,
@@ -170,6 +259,7 @@ enum Plan {
         card: Card,
         to_meld: usize,
         grown: Meld,
+        floats: bool,
     },
     Discard(Card),
     NextRound,
@@ -241,20 +331,26 @@ impl GameState {
     }
 
     /// Replay a game: `new(rules, players, seed)` and then every `(seat, action)`.
-    /// The error of a refused action names its index.
+    /// The error of a refused action names its index. A failed go-down attempt that
+    /// W-9 charged (it is in the history) is charged again and the replay goes on.
     pub fn replay(rules: Arc<RuleSet>, players: usize, seed: u64, actions: &[(usize, Action)]) -> Result<GameState> {
         let mut g = GameState::new(rules, players, seed)?;
         for (i, (seat, action)) in actions.iter().enumerate() {
-            g.apply(*seat, action).map_err(|e| {
-                let reason = e.to_message();
-                e.reworded(msg!(
-                    "replay.refused",
-                    index = i,
-                    action = action.name(),
-                    seat = seat,
-                    reason = reason
-                ))
-            })?;
+            let recorded = g.history_len();
+            match g.apply(*seat, action) {
+                Ok(_) => {}
+                Err(_) if g.history_len() > recorded => {} // W-9: a charged attempt
+                Err(e) => {
+                    let reason = e.to_message();
+                    return Err(e.reworded(msg!(
+                        "replay.refused",
+                        index = i,
+                        action = action.name(),
+                        seat = seat,
+                        reason = reason
+                    )));
+                }
+            }
         }
         Ok(g)
     }
@@ -356,6 +452,11 @@ impl GameState {
         self.is_round_over()
             .then(|| self.seats.iter().map(|s| s.round_score).collect())
     }
+    /// W-9: the points charged to each seat this round for failed go-down attempts
+    /// (part of the round score when the round ends).
+    pub fn penalties(&self) -> Vec<i32> {
+        self.seats.iter().map(|s| s.penalty).collect()
+    }
     /// L-2.3: the seat that earned this round's cut bonus.
     pub fn cut_bonus(&self) -> Option<usize> {
         self.cut_bonus.map(usize::from)
@@ -410,12 +511,15 @@ impl GameState {
 
     /// The single seat whose decision the engine waits for: the cutter, the active
     /// player, the next seat asked in the buying window (L-6.3, skipping the previous
-    /// buyer, L-6.4), or after a round the next round's dealer. `None` at game over.
+    /// buyer, L-6.4) or about a call (W-7), a Liverpool caller who owes its discard
+    /// (W-7.2), or after a round the next round's dealer. `None` at game over.
     pub fn to_act(&self) -> Option<usize> {
         match self.phase {
             Phase::Cut => Some(self.cutter()),
             Phase::Draw { .. } | Phase::Play => Some(self.active()),
             Phase::Buying(w) => Some(self.next_asked(&w).unwrap_or(self.active as usize)),
+            Phase::Calling(w) => Some(self.next_call_asked(&w).unwrap_or(self.active as usize)),
+            Phase::CallDiscard { caller } => Some(caller as usize),
             Phase::RoundOver => Some(((self.dealer + 1) % self.players) as usize),
             Phase::GameOver => None,
         }
@@ -423,10 +527,26 @@ impl GameState {
 
     // ----- the buying window -------------------------------------------------
 
-    /// Seats in priority order for the current top discard (L-6.3): clockwise from
-    /// the active player's left.
-    fn priority_order(&self) -> impl Iterator<Item = u8> + '_ {
-        (1..self.players).map(move |k| (self.active + k) % self.players)
+    /// Seats in the order they are asked about the current top discard, never the
+    /// active player: L-6.3 / W-6, clockwise from the active player's left; under the
+    /// W-6 "Yo" variation (`BuyPriority::FirstCaller`) the rule set's `call_order`
+    /// first, then the others clockwise.
+    fn priority_order(&self) -> SeatOrder {
+        let mut order = SeatOrder::default();
+        if self.rules.buy_priority == BuyPriority::FirstCaller {
+            for &s in &self.rules.call_order {
+                if s < self.players && s != self.active {
+                    order.push(s);
+                }
+            }
+        }
+        for k in 1..self.players {
+            let s = (self.active + k) % self.players;
+            if !order.contains(s) {
+                order.push(s);
+            }
+        }
+        order
     }
 
     /// L-6.6 / L-9.1: a penalty card can be drawn after the buyer takes the top
@@ -436,104 +556,186 @@ impl GameState {
         !self.stock.is_empty() || self.discard.len() >= 3
     }
 
-    /// Whether `seat` is asked about the current top discard in window `w`: not the
-    /// active player, not the previous buyer (L-6.4), not a seat that passed. Cheap:
+    /// Whether `seat` is still to answer in window `w`: not the active player, not the
+    /// previous buyer (L-6.4), not a seat that passed, and able to buy the top discard
+    /// (C-5 limit, L-6.6 penalty card). A seat that could not buy is not asked. Cheap:
     /// `to_act` calls it on every query, so no error message is built here.
     #[inline]
-    fn is_asked(&self, seat: u8, w: &BuyWindow) -> bool {
-        seat != self.active && w.last_buyer != Some(seat) && w.passed >> seat & 1 == 0
+    fn in_window(&self, seat: u8, w: &BuyWindow) -> bool {
+        self.seat_may_answer(seat, w) && !self.discard.is_empty() && self.penalty_available()
     }
 
-    /// Why `seat` is not asked about the current top discard in window `w` (None: it
-    /// is), as an error for a refused action.
-    fn not_asked(&self, seat: u8, w: &BuyWindow) -> Option<Error> {
-        if self.is_asked(seat, w) {
-            return None;
-        }
-        let no = |rule: &'static str, msg: Message| Some(Error::refused(ErrorCode::BuyNotAllowed, rule, msg));
-        if seat == self.active {
-            return no("L-6.2", msg!("buy.active_player_takes_or_draws", seat = seat));
-        }
-        if w.last_buyer == Some(seat) {
-            return no("L-6.4", msg!("buy.bought_previous", seat = seat));
-        }
-        if w.passed >> seat & 1 == 1 {
-            return no("L-6.3", msg!("buy.already_passed", seat = seat));
-        }
-        None
-    }
-
-    /// Whether `seat` may buy the current top discard in window `w`: the cheap form of
-    /// [`Self::buy_refusal`] for hot paths (no message is built).
-    fn may_buy(&self, seat: u8, w: &BuyWindow) -> bool {
-        let may = self.is_asked(seat, w)
+    /// [`Self::in_window`] without the checks that do not depend on the seat (a card
+    /// to buy, a penalty card to draw).
+    #[inline]
+    fn seat_may_answer(&self, seat: u8, w: &BuyWindow) -> bool {
+        seat != self.active
+            && w.last_buyer != Some(seat)
+            && w.passed >> seat & 1 == 0
             && self
                 .rules
                 .buy_limit_per_round
                 .is_none_or(|limit| self.seats[seat as usize].buys < limit)
-            && !self.discard.is_empty()
-            && self.penalty_available();
-        debug_assert_eq!(
-            may,
-            self.buy_refusal(seat, w).is_none(),
-            "may_buy and buy_refusal disagree"
-        );
-        may
     }
 
-    /// Why `seat` may not buy the current top discard in window `w` (None: it may).
-    /// A seat can be asked and still unable to buy (buy limit, no penalty card).
+    /// Why `seat` may not buy the current top discard in window `w` (None: it may, if
+    /// it is its turn to answer, L-6.3).
     fn buy_refusal(&self, seat: u8, w: &BuyWindow) -> Option<Error> {
-        if let Some(e) = self.not_asked(seat, w) {
-            return Some(e);
-        }
         let no = |rule: &'static str, msg: Message| Some(Error::refused(ErrorCode::BuyNotAllowed, rule, msg));
-        if let Some(limit) = self.rules.buy_limit_per_round {
-            if self.seats[seat as usize].buys >= limit {
-                return no("C-5", msg!("buy.limit_reached", seat = seat, limit = limit));
-            }
-        }
-        if self.discard.is_empty() {
-            return no("L-6.4", msg!("discard.pile_empty"));
-        }
-        if !self.penalty_available() {
-            return no("L-6.6", msg!("buy.no_penalty_card"));
-        }
-        None
+        let refusal = if seat == self.active {
+            no("L-6.2", msg!("buy.active_player_takes_or_draws", seat = seat))
+        } else if w.last_buyer == Some(seat) {
+            no("L-6.4", msg!("buy.bought_previous", seat = seat))
+        } else if w.passed >> seat & 1 == 1 {
+            no("L-6.3", msg!("buy.already_passed", seat = seat))
+        } else if self
+            .rules
+            .buy_limit_per_round
+            .is_some_and(|limit| self.seats[seat as usize].buys >= limit)
+        {
+            let limit = self.rules.buy_limit_per_round.unwrap_or(0);
+            no("C-5", msg!("buy.limit_reached", seat = seat, limit = limit))
+        } else if self.discard.is_empty() {
+            no("L-6.4", msg!("discard.pile_empty"))
+        } else if !self.penalty_available() {
+            no("L-6.6", msg!("buy.no_penalty_card"))
+        } else {
+            None
+        };
+        debug_assert_eq!(
+            refusal.is_none(),
+            self.in_window(seat, w),
+            "in_window and buy_refusal disagree"
+        );
+        refusal
     }
 
-    /// The next seat asked in the window (L-6.3, skipping the previous buyer, L-6.4);
-    /// `None` when everyone has passed or the pile is empty (the chain ends).
+    /// The next seat asked in the window (L-6.3, skipping the previous buyer, L-6.4,
+    /// and seats that cannot buy); `None` when nobody is left (the window closes).
     pub(crate) fn next_asked(&self, w: &BuyWindow) -> Option<usize> {
-        if self.discard.is_empty() {
+        if self.discard.is_empty() || !self.penalty_available() {
             return None;
         }
-        self.priority_order().find(|&s| self.is_asked(s, w)).map(usize::from)
+        // `to_act` asks this on every query: the usual clockwise order needs no list.
+        let found = match self.rules.buy_priority {
+            BuyPriority::Nearest => (1..self.players)
+                .map(|k| (self.active + k) % self.players)
+                .find(|&s| self.seat_may_answer(s, w)),
+            BuyPriority::FirstCaller => self.priority_order().iter().find(|&s| self.seat_may_answer(s, w)),
+        };
+        found.map(usize::from)
     }
 
     /// Could any seat buy the top discard if the active player declined it now?
     pub(crate) fn someone_could_buy(&self) -> bool {
-        let w = BuyWindow {
-            last_buyer: None,
-            passed: 0,
-        };
-        self.rules.buying != BuyingRule::Off && self.priority_order().any(|s| self.may_buy(s, &w))
+        self.rules.buying != BuyingRule::Off && self.next_asked(&BuyWindow::default()).is_some()
     }
 
-    /// The phase after the window changed: still buying if someone may buy, else
-    /// the active player must draw from the stock.
-    fn window_phase(&self, w: BuyWindow) -> Phase {
-        if self.rules.buying != BuyingRule::Off && self.next_asked(&w).is_some() {
-            Phase::Buying(w)
-        } else {
-            Phase::Draw { declined: true }
+    /// L-6.3: refuse `seat`'s answer in window `w` when another seat answers first.
+    /// Under W-6 "Yo" any seat still in the window may answer: the first caller wins.
+    fn require_asked(&self, seat: u8, w: &BuyWindow, buying: bool) -> Result<()> {
+        if self.rules.buy_priority == BuyPriority::FirstCaller {
+            return Ok(());
         }
+        match self.next_asked(w) {
+            Some(first) if first != seat as usize => refuse(
+                ErrorCode::NotYourTurn,
+                "L-6.3",
+                if buying {
+                    msg!("buy.asked_first", first = first, seat = seat)
+                } else {
+                    msg!("pass.asked_first", first = first, seat = seat)
+                },
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    // ----- the calls of profile W (W-7) ---------------------------------------
+
+    /// Seats in the order a call on the top discard is offered: nearest clockwise to
+    /// the player about to draw (the active player) first, never the discarder.
+    fn call_order(&self, discarder: u8) -> SeatOrder {
+        let mut order = SeatOrder::default();
+        for k in 0..self.players {
+            let s = (self.active + k) % self.players;
+            if s != discarder {
+                order.push(s);
+            }
+        }
+        order
+    }
+
+    /// Whether `seat` is still to answer the call offer `w`: any seat but the
+    /// discarder for "rummy" (W-7.1), a seat that is down and holds a card to discard
+    /// afterwards for "Liverpool" (W-7.2); not a seat that passed.
+    #[inline]
+    fn in_call(&self, seat: u8, w: &CallWindow) -> bool {
+        seat != w.discarder
+            && w.passed >> seat & 1 == 0
+            && match w.kind {
+                CallKind::Rummy => true,
+                CallKind::Liverpool => self.seats[seat as usize].down && self.seats[seat as usize].hand.total() > 0,
+            }
+    }
+
+    /// The next seat asked about the call offer `w`; `None` when everyone has answered.
+    pub(crate) fn next_call_asked(&self, w: &CallWindow) -> Option<usize> {
+        self.call_order(w.discarder)
+            .iter()
+            .find(|&s| self.in_call(s, w))
+            .map(usize::from)
+    }
+
+    /// Does `card` fit some meld on the table (W-7: the discard "could be laid off")?
+    fn fits_table(&self, card: Card) -> bool {
+        self.table
+            .iter()
+            .any(|m| m.meld.lay_off(&[card], None, &self.rules).is_ok())
+    }
+
+    /// W-7: the call offer that follows `discarder`'s discard (which did not take
+    /// them out), if any: "rummy" first when the discarder is down and a penalty card
+    /// can be drawn, else "Liverpool" when some other seat is down; only when the
+    /// discard fits a table meld.
+    fn call_offer(&self, discarder: u8) -> Option<CallWindow> {
+        if !self.rules.rummy_call && !self.rules.liverpool_call {
+            return None;
+        }
+        let top = self.discard_top()?;
+        if !self.fits_table(top) {
+            return None;
+        }
+        let rummy = CallWindow {
+            kind: CallKind::Rummy,
+            discarder,
+            passed: 0,
+        };
+        if self.rules.rummy_call
+            && self.seats[discarder as usize].down
+            && self.penalty_available()
+            && self.next_call_asked(&rummy).is_some()
+        {
+            return Some(rummy);
+        }
+        self.liverpool_offer(discarder)
+    }
+
+    /// W-7.2: the Liverpool offer on `discarder`'s discard, if some seat may call it.
+    fn liverpool_offer(&self, discarder: u8) -> Option<CallWindow> {
+        let w = CallWindow {
+            kind: CallKind::Liverpool,
+            discarder,
+            passed: 0,
+        };
+        (self.rules.liverpool_call && self.next_call_asked(&w).is_some()).then_some(w)
     }
 
     // ----- check and apply ---------------------------------------------------
 
     /// Would `seat` be allowed to do `action` now? The error carries the stable
-    /// CONFORMANCE.md code and the rule id that forbids it.
+    /// CONFORMANCE.md code and the rule id that forbids it. Never charges the W-9
+    /// penalty of a failed go-down.
     pub fn check(&self, seat: usize, action: &Action) -> Result<()> {
         self.plan(seat, action).map(|_| ())
     }
@@ -544,11 +746,54 @@ impl GameState {
     }
 
     /// Apply `action` by `seat`. Validated completely before anything changes: on
-    /// error the state is exactly as before.
+    /// error the state is exactly as before — with one rule-made exception: under
+    /// W-9 (`RuleSet::failed_go_down_penalty`) a refused go-down attempt of the
+    /// active player adds the penalty to that player's round score (and is kept in
+    /// the history, so that `replay` charges it again); the error's message says so.
     pub fn apply(&mut self, seat: usize, action: &Action) -> Result<Event> {
-        let plan = self.plan(seat, action)?;
+        match self.plan(seat, action) {
+            Ok(plan) => {
+                self.history.push(seat as u8, action);
+                Ok(self.execute(seat as u8, plan))
+            }
+            Err(e) => Err(self.charge_failed_go_down(seat, action, e)),
+        }
+    }
+
+    /// W-9: whether a refusal of `action` by `seat` is a failed go-down attempt that
+    /// costs the penalty: the active player, in play, not yet down, holding every
+    /// card named, whose melds are not a legal go-down.
+    pub fn is_failed_go_down(&self, seat: usize, action: &Action, error: &Error) -> bool {
+        matches!(action, Action::GoDown { .. })
+            && self.rules.failed_go_down_penalty > 0
+            && seat == self.active()
+            && self.phase == Phase::Play
+            && !self.seats[seat].down
+            && matches!(
+                error.code,
+                ErrorCode::InvalidMeld
+                    | ErrorCode::ContractNotMet
+                    | ErrorCode::MeldSize
+                    | ErrorCode::AdjacentRuns
+                    | ErrorCode::WholeHandRequired
+                    | ErrorCode::MustKeepDiscard
+            )
+    }
+
+    fn charge_failed_go_down(&mut self, seat: usize, action: &Action, e: Error) -> Error {
+        if seat >= self.players() || !self.is_failed_go_down(seat, action, &e) {
+            return e;
+        }
+        let points = self.rules.failed_go_down_penalty;
+        self.seats[seat].penalty = self.seats[seat].penalty.saturating_add(i32::from(points));
         self.history.push(seat as u8, action);
-        Ok(self.execute(seat as u8, plan))
+        let reason = e.to_message();
+        e.reworded(msg!(
+            "go_down.failed_penalty",
+            reason = reason,
+            points = points,
+            seat = seat
+        ))
     }
 
     fn plan(&self, seat: usize, action: &Action) -> Result<Plan> {
@@ -558,6 +803,11 @@ impl GameState {
             (Phase::GameOver, Action::NextRound) => {
                 return refuse(ErrorCode::GameOver, "L-10.3", msg!("game.over_no_next_round"))
             }
+            (Phase::RoundOver | Phase::GameOver, Action::CallRummy | Action::CallLiverpool { .. })
+                if self.has_calls() && self.went_out.is_some() =>
+            {
+                return refuse(ErrorCode::CallNotAllowed, "W-7", msg!("call.after_going_out"))
+            }
             (Phase::GameOver, _) => return refuse(ErrorCode::RoundOver, "L-10.3", msg!("game.over")),
             (Phase::RoundOver, a) if *a != Action::NextRound => {
                 return refuse(ErrorCode::RoundOver, "L-5.6", msg!("round.over_only_next_round"))
@@ -566,45 +816,20 @@ impl GameState {
         }
         match action {
             Action::Cut { size } => self.plan_cut(seat, *size),
-            Action::TakeDiscard => {
-                self.require_active(seat)?;
-                match self.phase {
-                    Phase::Draw { declined: false } if !self.discard.is_empty() => Ok(Plan::TakeDiscard),
-                    Phase::Draw { declined: false } => {
-                        refuse(ErrorCode::WrongPhase, "L-5.1", msg!("discard.pile_empty"))
-                    }
-                    Phase::Draw { declined: true } | Phase::Buying(_) => {
-                        refuse(ErrorCode::WrongPhase, "L-5.1", msg!("discard.declined"))
-                    }
-                    _ => Err(self.wrong_phase(msg!("doing.take_discard"), "L-5.1")),
-                }
-            }
+            Action::TakeDiscard => self.plan_take(seat),
             Action::DeclineDiscard => {
                 self.require_active(seat)?;
                 match self.phase {
-                    Phase::Draw { declined: false } => Ok(Plan::Decline),
+                    Phase::Draw { declined: false } => Ok(Plan::Decline { draw_after: false }),
+                    Phase::Draw { declined: true } | Phase::Buying(_) => {
+                        refuse(ErrorCode::WrongPhase, "L-5.1", msg!("discard.already_declined"))
+                    }
                     _ => Err(self.wrong_phase(msg!("doing.decline_discard"), "L-5.1")),
                 }
             }
             Action::Buy => self.plan_buy(seat),
-            Action::Pass => match self.phase {
-                Phase::Buying(w) => match self.not_asked(seat, &w) {
-                    None => Ok(Plan::Pass),
-                    Some(e) => refuse(
-                        ErrorCode::NotYourTurn,
-                        "L-6.3",
-                        msg!("pass.not_asked", seat = seat, reason = e.to_message()),
-                    ),
-                },
-                _ => refuse(ErrorCode::WrongPhase, "L-6", msg!("pass.no_window")),
-            },
-            Action::DrawStock => {
-                self.require_active(seat)?;
-                match self.phase {
-                    Phase::Draw { .. } | Phase::Buying(_) => Ok(Plan::DrawStock),
-                    _ => Err(self.wrong_phase(msg!("doing.draw_stock"), "L-5.1")),
-                }
-            }
+            Action::Pass => self.plan_pass(seat),
+            Action::DrawStock => self.plan_draw(seat),
             Action::GoDown { melds } => self.plan_go_down(seat, melds),
             Action::LayOff { meld, cards, end } => self.plan_lay_off(seat, *meld, cards, *end),
             Action::SwapJoker {
@@ -628,16 +853,191 @@ impl GameState {
                 }
                 Ok(Plan::NextRound)
             }
-            Action::CallLiverpool => refuse(
-                ErrorCode::NotAllowed,
-                "W-7",
-                if self.rules.liverpool_call {
-                    msg!("liverpool_call.not_implemented")
-                } else {
-                    msg!("liverpool_call.not_in_rules")
-                },
-            ),
+            Action::CallRummy => self.plan_call_rummy(seat),
+            Action::CallLiverpool { meld, end } => self.plan_call_liverpool(seat, *meld, *end),
         }
+    }
+
+    /// Does the rule set have either call of W-7?
+    fn has_calls(&self) -> bool {
+        self.rules.rummy_call || self.rules.liverpool_call
+    }
+
+    fn plan_take(&self, seat: u8) -> Result<Plan> {
+        self.require_active(seat)?;
+        match self.phase {
+            Phase::Draw { declined: false } => {}
+            Phase::Draw { declined: true } | Phase::Buying(_) => {
+                return refuse(ErrorCode::WrongPhase, "L-5.1", msg!("discard.declined"))
+            }
+            _ => return Err(self.wrong_phase(msg!("doing.take_discard"), "L-5.1")),
+        }
+        let Some(top) = self.discard_top() else {
+            return refuse(ErrorCode::WrongPhase, "L-5.1", msg!("discard.pile_empty"));
+        };
+        // W-8: a floating player (no cards) could neither discard the taken card this
+        // turn nor, unless it fits a table meld, lay it off: it would have no move.
+        let hand = &self.seats[seat as usize].hand;
+        if self.rules.no_discard_of_taken_card && hand.total() == 0 && !self.fits_table(top) {
+            return refuse(
+                ErrorCode::DiscardTakenCard,
+                "W-8",
+                msg!("take.floating_no_move", seat = seat, card = top),
+            );
+        }
+        Ok(Plan::TakeDiscard)
+    }
+
+    fn plan_draw(&self, seat: u8) -> Result<Plan> {
+        match self.phase {
+            Phase::Buying(w) => {
+                let asked = self.next_asked(&w).unwrap_or(self.active as usize);
+                refuse(
+                    ErrorCode::NotYourTurn,
+                    "L-5.1",
+                    if w.draw_after {
+                        msg!("draw.window_open_pending", asked = asked, active = self.active)
+                    } else {
+                        msg!("draw.window_open", asked = asked, active = self.active)
+                    },
+                )
+            }
+            _ => {
+                self.require_active(seat)?;
+                match self.phase {
+                    // L-5.1 (Decision): a draw while a discard is on offer declines it;
+                    // the buying window runs first when someone may buy.
+                    Phase::Draw { declined: false } if self.someone_could_buy() => {
+                        Ok(Plan::Decline { draw_after: true })
+                    }
+                    Phase::Draw { .. } => Ok(Plan::DrawStock),
+                    _ => Err(self.wrong_phase(msg!("doing.draw_stock"), "L-5.1")),
+                }
+            }
+        }
+    }
+
+    fn plan_pass(&self, seat: u8) -> Result<Plan> {
+        match self.phase {
+            Phase::Buying(w) => {
+                if let Some(e) = self.buy_refusal(seat, &w) {
+                    return refuse(
+                        ErrorCode::NotYourTurn,
+                        "L-6.3",
+                        msg!("pass.not_asked", seat = seat, reason = e.to_message()),
+                    );
+                }
+                self.require_asked(seat, &w, false)?;
+                Ok(Plan::Pass)
+            }
+            Phase::Calling(w) => {
+                if !self.in_call(seat, &w) {
+                    return refuse(
+                        ErrorCode::NotYourTurn,
+                        "W-7",
+                        msg!("call.not_asked", seat = seat, call = call_name(w.kind)),
+                    );
+                }
+                self.require_call_turn(seat, &w)?;
+                Ok(Plan::PassCall)
+            }
+            _ => refuse(ErrorCode::WrongPhase, "L-6", msg!("pass.no_window")),
+        }
+    }
+
+    /// W-7 (Decision): the calls are offered nearest clockwise first; only the seat
+    /// asked answers.
+    fn require_call_turn(&self, seat: u8, w: &CallWindow) -> Result<()> {
+        match self.next_call_asked(w) {
+            Some(first) if first != seat as usize => refuse(
+                ErrorCode::NotYourTurn,
+                "W-7",
+                msg!("call.asked_first", first = first, seat = seat, call = call_name(w.kind)),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// Why no call can be made now, outside a call offer (W-7).
+    fn no_call_now(&self, which: CallKind) -> Error {
+        let why = match (self.phase, self.discard_top()) {
+            (Phase::Cut, _) => msg!("phase.not_dealt"),
+            (Phase::Draw { declined: false }, None) => msg!("call.why_no_discard"),
+            (Phase::Draw { declined: false }, Some(top)) if !self.fits_table(top) => {
+                msg!("call.why_no_fit", card = top)
+            }
+            (Phase::Draw { declined: false }, Some(top)) => msg!("call.why_everyone_passed", card = top),
+            _ => msg!("call.why_chance_passed"),
+        };
+        Error::refused(
+            ErrorCode::CallNotAllowed,
+            "W-7",
+            msg!("call.none_now", call = call_name(which), why = why),
+        )
+    }
+
+    fn plan_call_rummy(&self, seat: u8) -> Result<Plan> {
+        if !self.rules.rummy_call {
+            return refuse(ErrorCode::NotAllowed, "W-7.1", msg!("call.rummy_not_in_rules"));
+        }
+        let Phase::Calling(w) = self.phase else {
+            return Err(self.no_call_now(CallKind::Rummy));
+        };
+        let no = |msg: Message| refuse(ErrorCode::CallNotAllowed, "W-7.1", msg);
+        if w.kind == CallKind::Liverpool {
+            return no(if self.seats[w.discarder as usize].down {
+                msg!("call.rummy_passed_before_liverpool")
+            } else {
+                msg!("call.discarder_not_down", seat = w.discarder)
+            });
+        }
+        if seat == w.discarder {
+            return no(msg!("call.own_discard_rummy", seat = seat));
+        }
+        if w.passed >> seat & 1 == 1 {
+            return no(msg!("call.already_passed", seat = seat, call = call_name(w.kind)));
+        }
+        self.require_call_turn(seat, &w)?;
+        Ok(Plan::CallRummy)
+    }
+
+    fn plan_call_liverpool(&self, seat: u8, meld: usize, end: Option<End>) -> Result<Plan> {
+        if !self.rules.liverpool_call {
+            return refuse(ErrorCode::NotAllowed, "W-7.2", msg!("liverpool_call.not_in_rules"));
+        }
+        let Phase::Calling(w) = self.phase else {
+            return Err(self.no_call_now(CallKind::Liverpool));
+        };
+        let no = |msg: Message| refuse(ErrorCode::CallNotAllowed, "W-7.2", msg);
+        if seat == w.discarder {
+            return no(msg!("call.own_discard_liverpool", seat = seat));
+        }
+        let caller = &self.seats[seat as usize];
+        if !caller.down {
+            return no(msg!("call.caller_not_down", seat = seat));
+        }
+        if caller.hand.total() == 0 {
+            return no(msg!("call.caller_floating", seat = seat));
+        }
+        if w.kind == CallKind::Liverpool && w.passed >> seat & 1 == 1 {
+            return no(msg!("call.already_passed", seat = seat, call = call_name(w.kind)));
+        }
+        if w.kind == CallKind::Rummy {
+            // The rummy offer comes first; this seat's Liverpool turn comes after it.
+            let first = self.next_call_asked(&w).unwrap_or(self.active as usize);
+            return refuse(ErrorCode::NotYourTurn, "W-7", msg!("call.rummy_first", first = first));
+        }
+        self.require_call_turn(seat, &w)?;
+        let card = self.discard_top().expect("a call offer has a discard");
+        let Some(target) = self.table.get(meld) else {
+            return refuse(
+                ErrorCode::InvalidLayOff,
+                "W-7.2",
+                msg!("lay_off.no_such_meld", meld = meld, count = self.table.len()),
+            );
+        };
+        let grown = target.meld.lay_off(&[card], end, &self.rules)?;
+        Ok(Plan::CallLiverpool { meld, grown })
     }
 
     fn require_active(&self, seat: u8) -> Result<()> {
@@ -654,8 +1054,11 @@ impl GameState {
     fn wrong_phase(&self, what: Message, rule: &'static str) -> Error {
         let now = match self.phase {
             Phase::Cut => msg!("phase.not_dealt"),
-            Phase::Draw { .. } => msg!("phase.not_drawn"),
+            Phase::Draw { declined: false } => msg!("phase.not_drawn"),
+            Phase::Draw { declined: true } => msg!("phase.declined_not_drawn"),
             Phase::Buying(_) => msg!("phase.buying_open"),
+            Phase::Calling(w) => msg!("phase.calling", call = call_name(w.kind)),
+            Phase::CallDiscard { caller } => msg!("phase.call_discard", seat = caller),
             Phase::Play => msg!("phase.already_drawn"),
             Phase::RoundOver | Phase::GameOver => msg!("phase.round_over"),
         };
@@ -670,11 +1073,10 @@ impl GameState {
         Ok(())
     }
 
-    /// The cards of `cards` as counts, if the seat holds them all (counting copies).
     /// L-5.5 / L-7.3: after giving up `used`, does the hand still hold a card it may
-    /// discard? Under W-8 (`no_discard_of_taken_card`) a lone copy of the card taken
-    /// from the discard pile does not count, so no player is ever left without a legal
-    /// move (W-8 "floating" itself is not modelled).
+    /// discard? Under W-8's `no_discard_of_taken_card` a lone copy of the card taken
+    /// from the discard pile does not count, so no player is ever left without a
+    /// legal move.
     pub(super) fn keeps_a_discard(&self, seat: u8, used: &CardCounts) -> bool {
         let hand = &self.seats[seat as usize].hand;
         match (hand.total() - used.total(), self.taken_discard) {
@@ -684,6 +1086,35 @@ impl GameState {
         }
     }
 
+    /// Whether a play that gives up `used` is allowed by L-5.5 / W-8, and whether it
+    /// leaves the player floating: `Some(false)` when a card the player may discard
+    /// is left, `Some(true)` when the hand is empty and the rules allow floating
+    /// (W-8), `None` when the play must be refused (`must_keep_discard`).
+    pub(super) fn after_play(&self, seat: u8, used: &CardCounts) -> Option<bool> {
+        let left = self.seats[seat as usize].hand.total() - used.total();
+        if left == 0 && self.rules.floating && !self.contract().whole_hand {
+            Some(true)
+        } else if self.keeps_a_discard(seat, used) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// [`Self::after_play`] as a refusal.
+    fn require_after_play(&self, seat: u8, used: &CardCounts, rule: &'static str) -> Result<bool> {
+        self.after_play(seat, used).ok_or_else(|| {
+            let left = self.seats[seat as usize].hand.total() - used.total();
+            let msg = if left > 0 {
+                msg!("discard.must_keep_lay_taken_first")
+            } else {
+                msg!("discard.must_keep")
+            };
+            Error::refused(ErrorCode::MustKeepDiscard, rule, msg)
+        })
+    }
+
+    /// The cards of `cards` as counts, if the seat holds them all (counting copies).
     fn require_cards(&self, seat: u8, cards: &[Card]) -> Result<CardCounts> {
         let hand = &self.seats[seat as usize].hand;
         let named = |c: Card| cards.iter().filter(|&&x| x == c).count();
@@ -707,7 +1138,11 @@ impl GameState {
 
     fn plan_cut(&self, seat: u8, size: Option<i64>) -> Result<Plan> {
         if self.phase != Phase::Cut {
-            return Err(self.wrong_phase(msg!("doing.cut"), "L-2.2"));
+            return refuse(
+                ErrorCode::WrongPhase,
+                "L-2.2",
+                msg!("cut.already_dealt", round = self.round),
+            );
         }
         let cutter = self.cutter();
         if seat as usize != cutter {
@@ -741,22 +1176,26 @@ impl GameState {
         }
         let w = match self.phase {
             Phase::Buying(w) => w,
+            Phase::Draw { declined: true } if !self.discard.is_empty() && !self.penalty_available() => {
+                return refuse(ErrorCode::BuyNotAllowed, "L-6.6", msg!("buy.no_penalty_card"))
+            }
             Phase::Draw { declined: true } => {
                 return refuse(ErrorCode::BuyNotAllowed, "L-6.4", msg!("buy.window_closed"))
+            }
+            Phase::Calling(w) => {
+                return refuse(
+                    ErrorCode::WrongPhase,
+                    "W-7",
+                    msg!("buy.calls_first", call = call_name(w.kind)),
+                )
             }
             _ => return refuse(ErrorCode::WrongPhase, "L-6.1", msg!("buy.before_decline")),
         };
         if let Some(e) = self.buy_refusal(seat, &w) {
             return Err(e);
         }
-        // CONFORMANCE `buy`: every seat with priority over the buyer has passed.
-        let passed = self
-            .priority_order()
-            .take_while(|&s| s != seat)
-            .filter(|&s| self.is_asked(s, &w))
-            .map(usize::from)
-            .collect();
-        Ok(Plan::Buy(passed))
+        self.require_asked(seat, &w, true)?;
+        Ok(Plan::Buy)
     }
 
     fn plan_go_down(&self, seat: u8, groups: &[Vec<Card>]) -> Result<Plan> {
@@ -799,13 +1238,16 @@ impl GameState {
                 },
             );
         }
-        if !contract.whole_hand && !self.keeps_a_discard(seat, &used) {
-            return refuse(ErrorCode::MustKeepDiscard, "L-5.5", msg!("discard.must_keep"));
-        }
+        let floats = if contract.whole_hand {
+            false
+        } else {
+            self.require_after_play(seat, &used, "L-5.5")?
+        };
         Ok(Plan::GoDown {
             melds,
             used,
             ends_round: contract.whole_hand,
+            floats,
         })
     }
 
@@ -832,7 +1274,7 @@ impl GameState {
         Ok(())
     }
 
-    fn plan_lay_off(&self, seat: u8, meld: usize, cards: &[Card], end: Option<crate::meld::End>) -> Result<Plan> {
+    fn plan_lay_off(&self, seat: u8, meld: usize, cards: &[Card], end: Option<End>) -> Result<Plan> {
         self.require_after_go_down(seat, false, "L-5.3")?;
         if self.down_this_turn && !self.rules.lay_off_on_go_down_turn {
             return refuse(ErrorCode::SameTurnAsGoDown, "L-5.3", msg!("lay_off.same_turn"));
@@ -849,20 +1291,16 @@ impl GameState {
         }
         let used = self.require_cards(seat, cards)?;
         let grown = target.meld.lay_off(cards, end, &self.rules)?;
-        if !self.keeps_a_discard(seat, &used) {
-            return refuse(ErrorCode::MustKeepDiscard, "L-5.5", msg!("discard.must_keep"));
-        }
-        Ok(Plan::LayOff { meld, grown, used })
+        let floats = self.require_after_play(seat, &used, "L-5.5")?;
+        Ok(Plan::LayOff {
+            meld,
+            grown,
+            used,
+            floats,
+        })
     }
 
-    fn plan_swap(
-        &self,
-        seat: u8,
-        meld: usize,
-        card: Card,
-        to_meld: usize,
-        end: Option<crate::meld::End>,
-    ) -> Result<Plan> {
+    fn plan_swap(&self, seat: u8, meld: usize, card: Card, to_meld: usize, end: Option<End>) -> Result<Plan> {
         self.require_after_go_down(seat, true, "L-7.2")?;
         match self.rules.joker_swap {
             JokerSwapRule::Off => return refuse(ErrorCode::NotAllowed, "C-4", msg!("swap.off_in_rules")),
@@ -878,6 +1316,13 @@ impl GameState {
         let Some(source) = self.table.get(meld) else {
             return refuse(ErrorCode::SwapMismatch, "L-7.2", msg!("swap.no_such_meld", meld = meld));
         };
+        if !self.rules.swap_own_jokers && source.owner == seat as usize {
+            return refuse(
+                ErrorCode::OwnJoker,
+                "W-4",
+                msg!("swap.own_joker", meld = meld, seat = seat),
+            );
+        }
         let swapped = source.meld.swap_joker(card)?;
         if to_meld == meld {
             return refuse(ErrorCode::JokerUnplaced, "L-7.2", msg!("swap.same_meld"));
@@ -896,19 +1341,30 @@ impl GameState {
                 msg!("swap.joker_unplaced", meld = to_meld, reason = e.to_message()),
             )
         })?;
-        if !self.keeps_a_discard(seat, &used) {
-            return refuse(ErrorCode::MustKeepDiscard, "L-7.3", msg!("discard.must_keep"));
-        }
+        let floats = self.require_after_play(seat, &used, "L-7.3")?;
         Ok(Plan::Swap {
             meld,
             swapped,
             card,
             to_meld,
             grown,
+            floats,
         })
     }
 
     fn plan_discard(&self, seat: u8, card: Card) -> Result<Plan> {
+        if let Phase::CallDiscard { caller } = self.phase {
+            // W-7.2: the Liverpool caller discards one card.
+            if seat != caller {
+                return refuse(
+                    ErrorCode::NotYourTurn,
+                    "W-7.2",
+                    msg!("call.discards_now", seat = caller),
+                );
+            }
+            self.require_cards(seat, &[card])?;
+            return Ok(Plan::Discard(card));
+        }
         self.require_play(seat, msg!("doing.discard"), "L-5.5")?;
         self.require_cards(seat, &[card])?;
         if self.rules.no_discard_of_taken_card
@@ -929,6 +1385,8 @@ impl GameState {
     fn execute(&mut self, seat: u8, plan: Plan) -> Event {
         let mut recycled = None;
         let mut round_end = None;
+        let mut floating = false;
+        let mut then: Option<Box<Event>> = None;
         let s = seat as usize;
         let kind = match plan {
             Plan::Cut(dealt, rng) => {
@@ -942,18 +1400,23 @@ impl GameState {
                 self.phase = Phase::Play;
                 EventKind::TookDiscard { card }
             }
-            Plan::Decline => {
-                let w = BuyWindow {
+            Plan::Decline { draw_after } => {
+                let card = self.discard_top();
+                then = self.window_changed(BuyWindow {
                     last_buyer: None,
                     passed: 0,
-                };
-                self.phase = self.window_phase(w);
+                    draw_after,
+                });
                 EventKind::DeclinedDiscard {
-                    card: self.discard_top(),
+                    card,
                     window_open: matches!(self.phase, Phase::Buying(_)),
+                    draw_after,
                 }
             }
-            Plan::Buy(passed) => {
+            Plan::Buy => {
+                let Phase::Buying(w) = self.phase else {
+                    unreachable!("checked: a buy happens in an open window")
+                };
                 let card = self.discard.pop().expect("checked: pile not empty");
                 self.seats[s].hand.0[card.id() as usize] += 1;
                 let (penalty, r) = self.draw_from_stock();
@@ -961,58 +1424,81 @@ impl GameState {
                 let penalty = penalty.expect("checked: a penalty card is available");
                 self.seats[s].hand.0[penalty.id() as usize] += 1;
                 self.seats[s].buys = self.seats[s].buys.saturating_add(1);
-                self.phase = if self.rules.buying == BuyingRule::Single {
-                    Phase::Draw { declined: true }
+                then = if self.rules.buying == BuyingRule::Single {
+                    // C-5 / W-6: one buy closes the window.
+                    self.close_window(w.draw_after)
                 } else {
-                    self.window_phase(BuyWindow {
+                    self.window_changed(BuyWindow {
                         last_buyer: Some(seat),
                         passed: 0,
+                        draw_after: w.draw_after,
                     })
                 };
-                EventKind::Bought { card, penalty, passed }
+                EventKind::Bought { card, penalty }
             }
             Plan::Pass => {
-                if let Phase::Buying(mut w) = self.phase {
-                    w.passed |= 1 << seat;
-                    self.phase = self.window_phase(w);
-                }
-                EventKind::Passed
+                let Phase::Buying(mut w) = self.phase else {
+                    unreachable!("checked: a pass happens in an open window")
+                };
+                w.passed |= 1 << seat;
+                then = self.window_changed(w);
+                EventKind::Passed { call: None }
             }
             Plan::DrawStock => {
-                // Seats whose chance to buy this draw closes: those still to be asked in
-                // an open window, or everyone when drawing straight from `draw` (a
-                // decline nobody bought, in CONFORMANCE shorthand).
-                let window = match self.phase {
-                    Phase::Buying(w) => Some(w),
-                    Phase::Draw { declined: false } if self.rules.buying != BuyingRule::Off => Some(BuyWindow {
-                        last_buyer: None,
-                        passed: 0,
-                    }),
-                    _ => None,
+                let drawn = self.draw_for_active();
+                recycled = drawn.recycled;
+                round_end = drawn.round_end;
+                drawn.kind
+            }
+            Plan::PassCall => {
+                let Phase::Calling(mut w) = self.phase else {
+                    unreachable!("checked: a call pass happens in a call offer")
                 };
-                let passed = match window {
-                    Some(w) if !self.discard.is_empty() => self
-                        .priority_order()
-                        .filter(|&p| self.is_asked(p, &w))
-                        .map(usize::from)
-                        .collect(),
-                    _ => Vec::new(),
+                w.passed |= 1 << seat;
+                self.phase = if self.next_call_asked(&w).is_some() {
+                    Phase::Calling(w)
+                } else {
+                    // W-7 (Decision): rummy is offered before Liverpool.
+                    let next = match w.kind {
+                        CallKind::Rummy => self.liverpool_offer(w.discarder),
+                        CallKind::Liverpool => None,
+                    };
+                    next.map_or(Phase::Draw { declined: false }, Phase::Calling)
                 };
-                let (card, r) = self.draw_from_stock();
+                EventKind::Passed { call: Some(w.kind) }
+            }
+            Plan::CallRummy => {
+                let Phase::Calling(w) = self.phase else {
+                    unreachable!("checked: a call happens in a call offer")
+                };
+                // W-7.1: the offender takes the discard back plus a penalty card; play
+                // goes on with the next player.
+                let offender = w.discarder as usize;
+                let card = self.discard.pop().expect("a call offer has a discard");
+                self.seats[offender].hand.0[card.id() as usize] += 1;
+                let (penalty, r) = self.draw_from_stock();
                 recycled = r;
-                match card {
-                    Some(c) => {
-                        self.seats[s].hand.0[c.id() as usize] += 1;
-                        self.phase = Phase::Play;
-                    }
-                    None => round_end = Some(self.end_round(None, RoundEndReason::StockExhausted)),
+                let penalty = penalty.expect("checked: the offer needs a penalty card");
+                self.seats[offender].hand.0[penalty.id() as usize] += 1;
+                self.phase = Phase::Draw { declined: false };
+                EventKind::CalledRummy {
+                    discarder: offender,
+                    card,
+                    penalty,
                 }
-                EventKind::DrewStock { card, passed }
+            }
+            Plan::CallLiverpool { meld, grown } => {
+                // W-7.2: the caller takes the card and lays it off at once, then discards.
+                let card = self.discard.pop().expect("a call offer has a discard");
+                self.table[meld].meld = grown;
+                self.phase = Phase::CallDiscard { caller: seat };
+                EventKind::CalledLiverpool { card, meld }
             }
             Plan::GoDown {
                 melds,
                 used,
                 ends_round,
+                floats,
             } => {
                 let first = self.table.len();
                 let count = melds.len();
@@ -1023,14 +1509,26 @@ impl GameState {
                 self.down_this_turn = true;
                 if ends_round {
                     round_end = Some(self.end_round(Some(seat), RoundEndReason::WholeHand));
+                } else if floats {
+                    floating = true;
+                    round_end = self.end_turn();
                 }
                 EventKind::WentDown {
                     melds: (first..first + count).collect(),
                 }
             }
-            Plan::LayOff { meld, grown, used } => {
+            Plan::LayOff {
+                meld,
+                grown,
+                used,
+                floats,
+            } => {
                 self.seats[s].hand.try_remove(&used);
                 self.table[meld].meld = grown;
+                if floats {
+                    floating = true;
+                    round_end = self.end_turn();
+                }
                 EventKind::LaidOff {
                     meld,
                     cards: used.to_cards(),
@@ -1042,28 +1540,44 @@ impl GameState {
                 card,
                 to_meld,
                 grown,
+                floats,
             } => {
                 self.seats[s].hand.0[card.id() as usize] -= 1;
                 self.table[meld].meld = swapped;
                 self.table[to_meld].meld = grown;
+                if floats {
+                    floating = true;
+                    round_end = self.end_turn();
+                }
                 EventKind::SwappedJoker { meld, card, to_meld }
             }
             Plan::Discard(card) => {
                 self.seats[s].hand.0[card.id() as usize] -= 1;
                 self.discard.push(card);
                 let went_out = self.seats[s].hand.total() == 0;
-                self.turn = self.turn.saturating_add(1);
+                let liverpool_discard = matches!(self.phase, Phase::CallDiscard { .. });
                 if went_out {
+                    if !liverpool_discard {
+                        self.turn += 1;
+                    }
                     round_end = Some(self.end_round(Some(seat), RoundEndReason::WentOut));
-                } else if self.turn >= self.rules.max_turns_per_round {
-                    round_end = Some(self.end_round(None, RoundEndReason::TurnLimit));
-                } else {
-                    self.active = (self.active + 1) % self.players;
+                } else if liverpool_discard {
+                    // W-7.2: rotation resumes with the player after the original discarder.
                     self.phase = Phase::Draw { declined: false };
-                    self.down_this_turn = false;
-                    self.taken_discard = None;
+                } else {
+                    round_end = self.end_turn();
                 }
-                EventKind::Discarded { card, went_out }
+                // W-7: a discard that fits a table meld is offered to the calls.
+                let calls = if round_end.is_none() {
+                    self.call_offer(seat).inspect(|w| self.phase = Phase::Calling(*w))
+                } else {
+                    None
+                };
+                EventKind::Discarded {
+                    card,
+                    went_out,
+                    calls: calls.map(|w| w.kind),
+                }
             }
             Plan::NextRound => {
                 self.start_round(self.round + 1, (self.dealer + 1) % self.players);
@@ -1073,11 +1587,74 @@ impl GameState {
                 }
             }
         };
+        // The outer event reports any round end the action caused, also one caused
+        // by the stock draw that followed it (L-9.2).
+        if round_end.is_none() {
+            round_end = then.as_mut().and_then(|t| t.round_end.take());
+        }
         Event {
             seat: s,
             kind,
             recycled,
             round_end,
+            floating,
+            then,
+        }
+    }
+
+    /// The turn of the active player ends (a discard, or W-8 floating): the next seat
+    /// is to draw, or the round ends at the turn cap (L-9.3).
+    fn end_turn(&mut self) -> Option<RoundEnd> {
+        self.turn += 1;
+        if self.turn >= self.rules.max_turns_per_round {
+            return Some(self.end_round(None, RoundEndReason::TurnLimit));
+        }
+        self.active = (self.active + 1) % self.players;
+        self.phase = Phase::Draw { declined: false };
+        self.down_this_turn = false;
+        self.taken_discard = None;
+        None
+    }
+
+    /// The window changed: it stays open while someone is left to ask, else it
+    /// closes (see [`Self::close_window`]).
+    fn window_changed(&mut self, w: BuyWindow) -> Option<Box<Event>> {
+        if self.rules.buying != BuyingRule::Off && self.next_asked(&w).is_some() {
+            self.phase = Phase::Buying(w);
+            None
+        } else {
+            self.close_window(w.draw_after)
+        }
+    }
+
+    /// The buying window closes: the active player is to draw from the stock, or,
+    /// when it already asked to (L-5.1 Decision), gets the stock card now: the
+    /// returned event.
+    fn close_window(&mut self, draw_after: bool) -> Option<Box<Event>> {
+        self.phase = Phase::Draw { declined: true };
+        draw_after.then(|| Box::new(self.draw_for_active()))
+    }
+
+    /// L-5.1 / L-6.5: the active player draws the top card of the stock (recycling
+    /// the pile if needed, L-9.1); with no stock to form, the round ends (L-9.2).
+    fn draw_for_active(&mut self) -> Event {
+        let s = self.active as usize;
+        let (card, recycled) = self.draw_from_stock();
+        let round_end = match card {
+            Some(c) => {
+                self.seats[s].hand.0[c.id() as usize] += 1;
+                self.phase = Phase::Play;
+                None
+            }
+            None => Some(self.end_round(None, RoundEndReason::StockExhausted)),
+        };
+        Event {
+            seat: s,
+            kind: EventKind::DrewStock { card },
+            recycled,
+            round_end,
+            floating: false,
+            then: None,
         }
     }
 
@@ -1134,8 +1711,8 @@ impl GameState {
         self.phase = Phase::Cut;
     }
 
-    /// L-10: score the round (cards left in hand, the cut bonus), add to the totals,
-    /// and move to `RoundOver`, or `GameOver` after the last round.
+    /// L-10: score the round (cards left in hand, the cut bonus, W-9 penalties), add
+    /// to the totals, and move to `RoundOver`, or `GameOver` after the last round.
     pub(crate) fn end_round(&mut self, winner: Option<u8>, reason: RoundEndReason) -> RoundEnd {
         let points = self.rules.points_by_id();
         for (i, seat) in self.seats.iter_mut().enumerate() {
@@ -1152,7 +1729,7 @@ impl GameState {
                 0
             };
             // Saturating: loaded totals are bounded (MAX_SCORE), but never wrap.
-            seat.round_score = left.saturating_add(bonus);
+            seat.round_score = left.saturating_add(bonus).saturating_add(seat.penalty);
             seat.total = seat.total.saturating_add(seat.round_score);
         }
         self.went_out = winner;
@@ -1162,6 +1739,13 @@ impl GameState {
         self.taken_discard = None;
         let game_over = self.round >= self.rules.rounds();
         self.phase = if game_over { Phase::GameOver } else { Phase::RoundOver };
+        let n = self.players();
+        let bonus = self.cut_bonus.map_or(Vec::new(), |c| {
+            (0..n)
+                .map(|s| if s == c as usize { self.rules.cut_bonus } else { 0 })
+                .collect()
+        });
+        let penalties = self.penalties();
         RoundEnd {
             round: self.round,
             winner: winner.map(usize::from),
@@ -1170,6 +1754,16 @@ impl GameState {
             totals: self.totals(),
             game_over,
             winners: self.winners(),
+            cut_bonus: if bonus.iter().any(|&b| b != 0) {
+                bonus
+            } else {
+                Vec::new()
+            },
+            penalties: if penalties.iter().any(|&p| p != 0) {
+                penalties
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -1277,6 +1871,34 @@ impl GameState {
                 if self.next_asked(&w).is_none() {
                     return bad(msg!("position.window_nobody"));
                 }
+            }
+            Phase::Calling(w) => {
+                if w.discarder as usize >= n || (w.passed >> n) != 0 {
+                    return bad(msg!("position.calling_seats"));
+                }
+                let allowed = match w.kind {
+                    CallKind::Rummy => self.rules.rummy_call && self.seats[w.discarder as usize].down,
+                    CallKind::Liverpool => self.rules.liverpool_call,
+                };
+                if !allowed {
+                    return bad(msg!("position.calling_not_allowed", call = call_name(w.kind)));
+                }
+                if !self.discard_top().is_some_and(|c| self.fits_table(c)) {
+                    return bad(msg!("position.calling_no_fit"));
+                }
+                if self.next_call_asked(&w).is_none() {
+                    return bad(msg!("position.calling_nobody"));
+                }
+            }
+            Phase::CallDiscard { caller }
+                if caller as usize >= n
+                    || !self.seats[caller as usize].down
+                    || self.seats[caller as usize].hand.total() == 0 =>
+            {
+                return bad(msg!("position.call_discard"));
+            }
+            Phase::Play if self.seats[self.active as usize].hand.total() == 0 => {
+                return bad(msg!("position.play_empty_hand"));
             }
             _ => {}
         }

@@ -46,6 +46,23 @@ fn refused(g: &mut GameState, seat: usize, a: Action, code: ErrorCode) -> crate:
     e
 }
 
+/// The active player's draw from the stock: the buying window it opens first (L-5.1)
+/// is answered with passes until the stock card comes. Returns the draw's event.
+fn draw(g: &mut GameState, seat: usize) -> Event {
+    let mut e = ok(g, seat, Action::DrawStock);
+    while let Phase::Buying(_) = g.phase() {
+        let asked = g.to_act().unwrap();
+        e = ok(g, asked, Action::Pass);
+    }
+    match e.then.take() {
+        Some(mut then) => {
+            then.round_end = e.round_end;
+            *then
+        }
+        None => e,
+    }
+}
+
 fn lay(meld: usize, cards: &str) -> Action {
     Action::LayOff {
         meld,
@@ -151,13 +168,17 @@ fn l6_buy_chain_priority_penalty_and_no_two_in_succession() {
     ok(&mut g, 1, Action::Pass);
     assert_eq!(g.to_act(), Some(2));
     refused(&mut g, 1, Action::Buy, ErrorCode::BuyNotAllowed); // passed on this card
-    let e = ok(&mut g, 3, Action::Buy); // seat 2 passes implicitly
+                                                               // L-6.3: seat 3 could buy, but seat 2 is asked first.
+    let e = refused(&mut g, 3, Action::Buy, ErrorCode::NotYourTurn);
+    assert_eq!(e.rule, Some("L-6.3"));
+    refused(&mut g, 3, Action::Pass, ErrorCode::NotYourTurn);
+    ok(&mut g, 2, Action::Pass);
+    let e = ok(&mut g, 3, Action::Buy);
     assert_eq!(
         e.kind,
         EventKind::Bought {
             card: c("K♣"),
             penalty: c("2♦"),
-            passed: vec![2]
         }
     );
     assert_eq!(sorted(g.hand_cards(3)), sorted(cs("4♦ 5♣ K♣ 2♦")));
@@ -179,24 +200,66 @@ fn l6_buy_chain_priority_penalty_and_no_two_in_succession() {
 }
 
 #[test]
-fn l65_draw_stock_closes_an_open_window() {
+fn l51_draw_stock_never_closes_an_open_window() {
+    // The active player cannot cut the window short: the seats asked decide first.
     let mut g = buying_position();
     ok(&mut g, 0, Action::DeclineDiscard);
+    let e = refused(&mut g, 0, Action::DrawStock, ErrorCode::NotYourTurn);
+    assert_eq!(e.rule, Some("L-5.1"));
+    for seat in 1..4 {
+        ok(&mut g, seat, Action::Pass);
+    }
+    assert_eq!(g.phase(), Phase::Draw { declined: true });
+    let e = ok(&mut g, 0, Action::DrawStock);
+    assert_eq!(e.kind, EventKind::DrewStock { card: Some(c("2♦")) });
+    assert_eq!(g.phase(), Phase::Play);
+    refused(&mut g, 1, Action::Buy, ErrorCode::WrongPhase);
+}
+
+#[test]
+fn l51_draw_stock_from_draw_is_a_decline_and_the_card_comes_when_the_window_closes() {
+    let mut g = buying_position();
+    assert_eq!(g.legal_actions(None), vec![Action::TakeDiscard, Action::DrawStock]);
     let e = ok(&mut g, 0, Action::DrawStock);
     assert_eq!(
         e.kind,
-        EventKind::DrewStock {
-            card: Some(c("2♦")),
-            passed: vec![1, 2, 3]
+        EventKind::DeclinedDiscard {
+            card: Some(c("K♣")),
+            window_open: true,
+            draw_after: true
         }
     );
-    assert_eq!(g.phase(), Phase::Play);
-    refused(&mut g, 1, Action::Buy, ErrorCode::WrongPhase);
-    // Straight from `draw` too (CONFORMANCE shorthand), and taking after that is refused.
+    assert_eq!((g.phase().name(), g.to_act()), ("buying", Some(1)));
+    assert_eq!(g.hand_sizes(), vec![2, 2, 2, 2], "no card drawn yet");
+    refused(&mut g, 0, Action::TakeDiscard, ErrorCode::WrongPhase);
+    refused(&mut g, 0, Action::DrawStock, ErrorCode::NotYourTurn);
+    refused(&mut g, 2, Action::Pass, ErrorCode::NotYourTurn);
+    ok(&mut g, 1, Action::Pass);
+    ok(&mut g, 2, Action::Pass);
+    // The last pass closes the window and the stock card is the active player's.
+    let e = ok(&mut g, 3, Action::Pass);
+    assert_eq!(e.kind, EventKind::Passed { call: None });
+    let then = e.then.expect("the pending draw");
+    assert_eq!(
+        (then.seat, then.kind),
+        (0, EventKind::DrewStock { card: Some(c("2♦")) })
+    );
+    assert_eq!((g.phase(), g.active()), (Phase::Play, 0));
+    assert_eq!(g.hand_sizes(), vec![3, 2, 2, 2]);
+    // With a buy in between (chain), the draw still waits for the window's end.
     let mut h = buying_position();
     ok(&mut h, 0, Action::DrawStock);
-    refused(&mut h, 0, Action::TakeDiscard, ErrorCode::WrongPhase);
-    refused(&mut h, 0, Action::DrawStock, ErrorCode::WrongPhase);
+    ok(&mut h, 1, Action::Buy);
+    assert_eq!(h.phase().name(), "buying");
+    assert_eq!(h.to_act(), Some(2)); // 9♥: seat 1 bought K♣ and is skipped (L-6.4)
+    ok(&mut h, 2, Action::Pass);
+    let e = ok(&mut h, 3, Action::Pass);
+    assert_eq!(
+        e.then.map(|t| t.kind),
+        Some(EventKind::DrewStock { card: Some(c("3♦")) })
+    );
+    assert_eq!(h.phase(), Phase::Play);
+    assert_eq!(h.hand_sizes(), vec![3, 4, 2, 2]);
 }
 
 #[test]
@@ -218,18 +281,19 @@ fn c5_single_buy_per_discard_and_a_buy_limit() {
     let pos = buying_position().to_position();
     let mut g = GameState::from_position_with_rules(&pos, Arc::new(rules.clone())).unwrap();
     ok(&mut g, 0, Action::DeclineDiscard);
+    ok(&mut g, 1, Action::Pass);
     ok(&mut g, 2, Action::Buy);
     assert_eq!(g.phase(), Phase::Draw { declined: true }); // no chain
     refused(&mut g, 3, Action::Buy, ErrorCode::BuyNotAllowed);
-    // A seat at its limit is still asked but may only pass.
+    // A seat at its limit cannot buy, so it is not asked (C-5).
     let mut pos2 = pos.clone();
     pos2.buys = Some(vec![0, 1, 0, 0]);
     let mut h = GameState::from_position_with_rules(&pos2, Arc::new(rules.clone())).unwrap();
     ok(&mut h, 0, Action::DeclineDiscard);
-    assert_eq!(h.to_act(), Some(1));
-    assert_eq!(h.legal_actions(None), vec![Action::Pass]);
+    assert_eq!(h.to_act(), Some(2));
     let e = refused(&mut h, 1, Action::Buy, ErrorCode::BuyNotAllowed);
     assert_eq!(e.rule, Some("C-5"));
+    refused(&mut h, 1, Action::Pass, ErrorCode::NotYourTurn);
     rules.buying = BuyingRule::Off;
     let mut off = GameState::from_position_with_rules(&pos, Arc::new(rules)).unwrap();
     assert_eq!(off.legal_actions(None), vec![Action::TakeDiscard, Action::DrawStock]);
@@ -247,7 +311,7 @@ fn l91_recycling_shuffles_the_pile_except_its_top() {
         "stock": [], "discard": ["6♥","7♥","8♥","9♥","10♥"]
     });
     let mut a = state(pos.clone());
-    let e = ok(&mut a, 0, Action::DrawStock);
+    let e = draw(&mut a, 0);
     assert_eq!(e.recycled, Some(4));
     assert_eq!(a.discard_pile(), &cs("10♥")[..]);
     assert_eq!(a.stock().len(), 3);
@@ -256,7 +320,7 @@ fn l91_recycling_shuffles_the_pile_except_its_top() {
     assert_eq!(sorted(all), sorted(cs("6♥ 7♥ 8♥ 9♥ 2♠")));
     // Seeded: the same seed gives the same new stock, another seed may not.
     let mut b = state(pos);
-    ok(&mut b, 0, Action::DrawStock);
+    draw(&mut b, 0);
     assert_eq!(a, b);
 }
 
@@ -269,7 +333,7 @@ fn l92_no_stock_can_be_formed_the_round_ends_with_no_winner() {
     }));
     // The discard is still there to take (the round goes on).
     assert!(g.can(2, &Action::TakeDiscard));
-    let e = ok(&mut g, 2, Action::DrawStock);
+    let e = draw(&mut g, 2);
     let end = e.round_end.expect("the round ended");
     assert_eq!(end.winner, None);
     assert_eq!(end.reason, RoundEndReason::StockExhausted);
@@ -298,7 +362,9 @@ fn l66_a_buy_needs_a_penalty_card_after_recycling() {
     let mut two = base;
     two["discard"] = json!(["6♥", "7♥"]);
     let mut h = state(two);
-    ok(&mut h, 0, Action::DeclineDiscard);
+    // Nobody could buy: declining opens no window, and a buy names L-6.6.
+    let e = ok(&mut h, 0, Action::DeclineDiscard);
+    assert!(matches!(e.kind, EventKind::DeclinedDiscard { window_open: false, .. }));
     let e = refused(&mut h, 1, Action::Buy, ErrorCode::BuyNotAllowed);
     assert_eq!(e.rule, Some("L-6.6"));
     assert!(!h.is_round_over()); // L-9.3: not a round end
@@ -313,7 +379,7 @@ fn l93_the_turn_cap_ends_the_round_with_no_winner() {
     ok(&mut g, cutter, Action::Cut { size: Some(10) });
     for turn in 0..2 {
         let a = g.active();
-        ok(&mut g, a, Action::DrawStock);
+        draw(&mut g, a);
         let card = g.hand_cards(a)[0];
         let e = ok(&mut g, a, Action::Discard { card });
         assert_eq!(e.round_end.is_some(), turn == 1);
@@ -379,11 +445,11 @@ fn l46_go_down_whole_contract_then_lay_off_only_on_a_later_turn() {
         .all(|a| matches!(a, Action::Discard { .. })));
     ok(&mut g, 0, discard("8♦"));
     for seat in 1..4 {
-        ok(&mut g, seat, Action::DrawStock);
+        draw(&mut g, seat);
         let card = g.hand_cards(seat)[0];
         ok(&mut g, seat, Action::Discard { card });
     }
-    ok(&mut g, 0, Action::DrawStock);
+    draw(&mut g, 0);
     assert!(g.legal_actions(None).contains(&lay(0, "4♣")));
     ok(&mut g, 0, lay(0, "4♣")); // on another player's meld (L-5.3)
     assert_eq!(g.table()[0].meld.len(), 4);
@@ -421,7 +487,8 @@ fn l55_must_keep_a_card_for_the_discard() {
         e.kind,
         EventKind::Discarded {
             card: c("9♣"),
-            went_out: true
+            went_out: true,
+            calls: None
         }
     );
     let end = e.round_end.unwrap();
@@ -619,7 +686,7 @@ fn views_hide_other_hands_and_the_stock() {
     let t = g.observation_tensor(0).unwrap();
     let lay = observation_layout(4, 7);
     assert_eq!(t.len(), lay.size);
-    assert_eq!(lay.size, 4 * 53 + 4 * 4 + 6 + 2 + 7 + 1); // the size docs/state-machine.md gives: 244
+    assert_eq!(lay.size, 4 * 53 + 4 * 4 + 8 + 2 + 7 + 1); // the size docs/state-machine.md gives: 246
     assert_eq!(t[lay.hand + c("7♠").id() as usize], 1.0);
     assert_eq!(t[lay.hand_sizes], 8.0);
     assert_eq!(t[lay.hand_sizes + 1], 1.0);
@@ -684,8 +751,10 @@ fn positions_are_validated_with_bad_position() {
 #[test]
 fn positions_and_full_state_round_trip() {
     let mut g = buying_position();
-    ok(&mut g, 0, Action::DeclineDiscard);
+    ok(&mut g, 0, Action::DrawStock);
+    ok(&mut g, 1, Action::Pass);
     ok(&mut g, 2, Action::Buy);
+    assert!(g.buy_window().is_some_and(|w| w.draw_after));
     let back = GameState::from_position(&Position::from_json(&g.to_position().to_json()).unwrap()).unwrap();
     assert_eq!(back, g);
     let full = GameState::from_json(&g.to_json()).unwrap();
@@ -723,9 +792,15 @@ fn actions_serialize_in_the_step_shape() {
 }
 
 #[test]
-fn call_liverpool_is_not_allowed_yet() {
+fn calls_are_not_allowed_in_profile_l() {
     let mut g = round1_play();
-    refused(&mut g, 2, Action::CallLiverpool, ErrorCode::NotAllowed);
+    refused(
+        &mut g,
+        2,
+        Action::CallLiverpool { meld: 0, end: None },
+        ErrorCode::NotAllowed,
+    );
+    refused(&mut g, 2, Action::CallRummy, ErrorCode::NotAllowed);
 }
 
 // ----- the scenario runner ----------------------------------------------------------

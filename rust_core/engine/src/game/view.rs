@@ -3,7 +3,7 @@
 //! docs/state-machine.md). Other hands appear as sizes only; the stock as its size.
 
 use super::serde_cards;
-use super::state::{GameState, Phase};
+use super::state::{CallKind, GameState, Phase};
 use crate::card::{format_cards, Card, CARD_KINDS};
 use crate::error::Result;
 use crate::meld::MeldKind;
@@ -50,6 +50,15 @@ pub struct PlayerView {
     pub cut_bonus: Option<usize>,
     /// L-6.4: the buyer of the previous card while a buying window is open.
     pub last_buyer: Option<usize>,
+    /// L-5.1: the active player drew from the stock; its card comes when the window closes.
+    #[serde(default)]
+    pub draw_pending: bool,
+    /// W-7: the call offered on the top discard now (`rummy` or `liverpool`).
+    #[serde(default)]
+    pub call: Option<CallKind>,
+    /// W-9: points charged this round for failed go-down attempts.
+    #[serde(default)]
+    pub penalties: Vec<i32>,
 }
 
 impl PlayerView {
@@ -78,7 +87,16 @@ pub struct ObservationLayout {
 }
 
 /// The order of the phase one-hot block.
-pub const PHASE_NAMES: [&str; 6] = ["cut", "draw", "buying", "play", "round_over", "game_over"];
+pub const PHASE_NAMES: [&str; 8] = [
+    "cut",
+    "draw",
+    "buying",
+    "play",
+    "round_over",
+    "game_over",
+    "calling",
+    "call_discard",
+];
 
 /// Block offsets of the observation tensor (all seat blocks are relative to the
 /// observer: index 0 is the observer, 1 its left neighbour, …).
@@ -147,6 +165,12 @@ impl GameState {
             round_scores: self.round_scores(),
             cut_bonus: self.cut_bonus(),
             last_buyer: self.buy_window().and_then(|w| w.last_buyer).map(usize::from),
+            draw_pending: self.buy_window().is_some_and(|w| w.draw_after),
+            call: match self.phase {
+                Phase::Calling(w) => Some(w.kind),
+                _ => None,
+            },
+            penalties: self.penalties(),
         })
     }
 
@@ -169,6 +193,12 @@ impl GameState {
         );
         if let Some(b) = v.last_buyer {
             s += &format!("previous buyer {b}\n");
+        }
+        if v.draw_pending {
+            s += "stock card pending\n";
+        }
+        if let Some(call) = v.call {
+            s += &format!("{} call offered\n", call.name());
         }
         s += &format!("hand: {}\n", format_cards(&v.hand));
         s += &format!(
@@ -196,6 +226,9 @@ impl GameState {
         }
         if let Some(c) = v.cut_bonus {
             s += &format!("cut bonus: seat {c}\n");
+        }
+        if v.penalties.iter().any(|&p| p != 0) {
+            s += &format!("penalties: {}\n", list(&v.penalties));
         }
         Ok(s)
     }

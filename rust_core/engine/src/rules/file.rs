@@ -158,6 +158,32 @@ pub const RULE_OPTIONS: &[RuleOption] = &[
         "L-9.3",
         "engine safeguard: a round ends with no winner after this many turns",
     ),
+    // Profile W options (issue 7 part 2).
+    opt(
+        "rummy_call",
+        "W-7.1",
+        "the \"rummy\" call on a player who is down and discards a card that fits a table meld: it takes the card back plus a penalty card",
+    ),
+    opt(
+        "floating",
+        "W-8",
+        "a play may empty the hand: the player floats (no cards, not out) and its turn ends",
+    ),
+    opt(
+        "swap_own_jokers",
+        "L-7.2, W-4",
+        "a player may swap the jokers of its own melds too (false: only another player's)",
+    ),
+    opt(
+        "buy_priority",
+        "L-6.3, W-6",
+        "who wins a wanted discard: \"nearest\" (clockwise from the active player; only the seat asked answers) or \"first_caller\" (the Yo variation)",
+    ),
+    opt(
+        "call_order",
+        "W-6",
+        "with buy_priority = \"first_caller\": the seats asked first, fastest first; [] = clockwise",
+    ),
 ];
 
 /// The option with this key.
