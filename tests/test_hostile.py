@@ -39,7 +39,7 @@ def test_dead_positions_are_refused() -> None:
         GameState.from_position(
             {"players": 2, "phase": "play", "hands": [[], ["4♣"]], "stock": ["A♠"], "discard": ["K♦"]}
         )
-    assert e.value.key == "position.empty_hand"
+    assert e.value.code == "bad_position"
     # W-8 without floating: taking the discard with an empty hand would be a dead end.
     with pytest.raises(PositionError):
         GameState.from_position(

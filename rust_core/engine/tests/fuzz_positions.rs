@@ -47,7 +47,7 @@ fn refused_kindly(code: ErrorCode) {
 }
 
 proptest! {
-    #![proptest_config(config(150))]
+    #![proptest_config(config(80))]
 
     #[test]
     fn mutated_positions_load_only_if_playable(
@@ -91,7 +91,7 @@ proptest! {
 
 proptest! {
     // Each case checks every step of a long game: fewer cases.
-    #![proptest_config(config(24))]
+    #![proptest_config(config(12))]
 
     #[test]
     fn random_play_keeps_every_invariant(seed in any::<u64>(), preset in 0usize..16, players in 2usize..9) {

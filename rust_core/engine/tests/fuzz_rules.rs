@@ -32,7 +32,7 @@ fn play_with(rules: RuleSet, rng: &mut Rng) {
 }
 
 proptest! {
-    #![proptest_config(config(200))]
+    #![proptest_config(config(100))]
 
     #[test]
     fn mutated_json_rule_sets_load_and_play_or_are_refused(seed in any::<u64>(), preset in 0usize..16, mutations in 1usize..4) {
