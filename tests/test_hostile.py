@@ -40,18 +40,22 @@ def test_dead_positions_are_refused() -> None:
             {"players": 2, "phase": "play", "hands": [[], ["4♣"]], "stock": ["A♠"], "discard": ["K♦"]}
         )
     assert e.value.code == "bad_position"
-    # W-8 without floating: taking the discard with an empty hand would be a dead end.
-    with pytest.raises(PositionError):
-        GameState.from_position(
-            {
-                "profile": "liverpool-classic",
-                "players": 3,
-                "phase": "draw",
-                "hands": [[], ["4♣"], ["5♣"]],
-                "stock": ["A♠"],
-                "discard": ["K♦"],
-            }
-        )
+    # Profile W models floating (W-8): a seat with no cards in draw is reachable, and
+    # no legal action from there leads to a state without a legal move.
+    g = GameState.from_position(
+        {
+            "profile": "liverpool-classic",
+            "players": 3,
+            "phase": "draw",
+            "hands": [[], ["4♣"], ["5♣"]],
+            "stock": ["A♠"],
+            "discard": ["K♦"],
+        }
+    )
+    for action in g.legal_actions():
+        after = g.clone()
+        after.apply(after.to_act, action)
+        assert after.is_game_over or after.legal_actions()
 
 
 @pytest.mark.parametrize(

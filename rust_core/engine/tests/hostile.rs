@@ -56,19 +56,34 @@ fn empty_hand_in_a_live_round_is_refused() {
     let e = refused(r#"{"players":2,"phase":"play","hands":[[],["4♣"]],"stock":["A♠"],"discard":["K♦"]}"#);
     assert_eq!(e.code, ErrorCode::BadPosition, "{e}");
     // liverpool-classic: an empty hand in draw led to a dead state after take_discard.
-    let e = refused(
+    // Profile W now models floating (W-8): the position is reachable, and no legal
+    // action from it leads to a state without a legal move.
+    let g = load(
         r#"{"profile":"liverpool-classic","players":3,"phase":"draw","hands":[[],["4♣"],["5♣"]],"stock":["A♠"],"discard":["K♦"]}"#,
-    );
-    assert_eq!(e.key, "position.empty_hand");
+    )
+    .unwrap();
+    let legal = g.legal_actions(None);
+    assert!(!legal.is_empty());
+    for a in legal {
+        let mut next = g.clone();
+        next.apply(next.to_act().unwrap(), &a).unwrap();
+        assert!(
+            next.is_game_over() || !next.legal_actions(None).is_empty(),
+            "{a:?} leads to a dead state"
+        );
+    }
     // Profile L: a seat with no cards waiting for its turn plays on (it draws, and may
     // discard what it drew to go out), so such a position loads and is not dead.
     let mut g =
         load(r#"{"players":2,"phase":"draw","hands":[["5♥","6♥"],[]],"stock":["A♠","2♠"],"discard":["K♦"]}"#).unwrap();
-    g.apply(0, &Action::DrawStock).unwrap();
-    g.apply(0, &Action::Discard { card: cards("5♥")[0] }).unwrap();
-    g.apply(1, &Action::TakeDiscard).unwrap();
-    g.apply(1, &Action::Discard { card: cards("5♥")[0] }).unwrap();
-    assert_eq!(g.went_out(), Some(1));
+    for _ in 0..40 {
+        if g.is_round_over() {
+            break;
+        }
+        let legal = g.legal_actions(None);
+        assert!(!legal.is_empty(), "a dead state: {}", g.to_position().to_json());
+        g.apply(g.to_act().unwrap(), &legal[0]).unwrap();
+    }
 }
 
 #[test]
