@@ -377,3 +377,16 @@ def test_board_at_the_end_of_a_round_shows_the_round_scores() -> None:
     for score, total in zip(state.round_scores, state.totals):
         assert str(score) in cells and str(total) in cells
     assert Counter(f.get("data-card") for f in face_svgs(markup)) == visible_cards(state, 1)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_joker_word_is_fitted_between_the_corner_indexes(lang: str) -> None:
+    # The word's drawn width is fixed by textLength, so no language's word can reach
+    # the turned-round "JK" index (which starts at x=75 of the 100-wide card).
+    with i18n.language(lang):
+        root = ET.fromstring(display.card_svg("JK"))
+    word = [t for t in root.iter(f"{SVG}text") if t.text != "JK"]
+    assert len(word) == 1
+    width, centre = float(word[0].get("textLength", "0")), float(word[0].get("x", "0"))
+    assert 0 < width and centre + width / 2 < 75 and centre - width / 2 > 25
+    assert word[0].get("lengthAdjust") == "spacingAndGlyphs"

@@ -250,3 +250,22 @@ def test_notebooks_are_interactive(lang: str, tmp_path_factory: pytest.TempPathF
     counts = {p.stem: _controls(_execute(p, tmp_path_factory)) for p in NOTEBOOK_PATHS if p.parent.name == lang}
     assert sum(1 for n in counts.values() if n == 0) <= 1, counts
     assert sum(counts.values()) >= 100, counts  # each language alone offers over a hundred
+
+
+TABLE_CELL = re.compile(r"<t[dh]\b[^>]*>")
+
+
+@pytest.mark.parametrize("path", NOTEBOOK_PATHS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_tables_in_outputs_are_never_right_aligned(path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    # Jupyter's and Voila's page style right-aligns table cells in outputs; cards and words
+    # must read from the left (or sit centred over their points), so each cell says so.
+    notebook = _execute(path, tmp_path_factory)
+    cells = [
+        tag
+        for cell in notebook.cells
+        for output in cell.get("outputs", [])
+        for text in _visible_texts(output)
+        for tag in TABLE_CELL.findall(text)
+    ]
+    unaligned = [tag for tag in cells if not re.search(r"text-align:\s*(left|center)", tag)]
+    assert not unaligned, unaligned[:5]

@@ -4,6 +4,7 @@ every expected card list below is a fact of that rule text, not output copied fr
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 import liverpool  # noqa: E402
-from liverpool import Action, GameState  # noqa: E402
+from liverpool import Action, GameState, i18n  # noqa: E402
 from liverpool.widgets import board_html, describe_action, describe_event, scenario_player  # noqa: E402
 
 WORKED_EXAMPLE = {
@@ -54,19 +55,25 @@ def chips(fragment: str) -> list[str]:
 
 
 def hand_on_board(board: str, seat: int) -> list[str]:
-    cell = re.search(rf"<td class='lp-hand-{seat}'>(.*?)</td>", board)
+    cell = re.search(rf'<td class="lp-hand-{seat}"[^>]*>(.*?)</td>', board)
     assert cell, f"no hand row for seat {seat}"
     return chips(cell.group(1))
 
 
 def table_rows(board: str) -> list[tuple[int, list[str]]]:
-    """(owner, cards) per table meld, in table order."""
-    rows = re.findall(r"<tr><td>#\d+</td><td>seat (\d)</td><td>\w+</td><td>(.*?)</td></tr>", board)
-    return [(int(owner), chips(cards)) for owner, cards in rows]
+    """(owner, cards) per table meld, in table order (the board groups them by owner)."""
+    melds_part = board.split('class="lp-players"')[0]  # the hands come after the table melds
+    tiles = re.split(r'<div class="lp-meld"', melds_part)[1:]
+    melds = []
+    for tile in tiles:
+        hooks = re.match(r' data-meld="(\d+)" data-owner="(\d+)"', tile)
+        assert hooks, "a table meld without its index and owner"
+        melds.append((int(hooks.group(1)), int(hooks.group(2)), chips(tile)))
+    return [(owner, cards) for _, owner, cards in sorted(melds)]
 
 
 def discard_top_on_board(board: str) -> str:
-    match = re.search(r"discard top: (.*?) — stock", board)
+    match = re.search(r'<div class="lp-discard">(.*?)</svg>', board, flags=re.S)
     assert match
     return chips(match.group(1))[0]
 
@@ -222,3 +229,18 @@ def test_describe_action_in_portuguese_and_spanish() -> None:
         assert describe_action(2, swap) == (
             "jugador 2: cambiar 6♥ por el comodín de la combinación 0, comodín a la combinación 1"
         )
+
+
+@pytest.mark.parametrize("language", ["pt", "es"])
+def test_the_player_board_says_the_phase_in_words_not_its_id(language: str) -> None:
+    with i18n.language(language):
+        ui = scenario_player(WORKED_EXAMPLE, STEPS)
+        for _ in range(len(STEPS) + 1):
+            state, board = ui.current(), ui.board.value
+            text = re.sub(r"<svg.*?</svg>", " ", board, flags=re.S)
+            assert not re.search(rf"\b(phase|fase) {state.phase}\b", text) and f">{state.phase}<" not in text
+            seat = state.to_act if state.to_act is not None else state.active
+            words = i18n.text("cards", f"phase_{state.phase}", seat=i18n.text("common", "seat", seat=seat))
+            assert html.escape(words) in text
+            assert "lp-state" in board  # drawn like the card table's board
+            click(ui)

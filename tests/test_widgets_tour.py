@@ -485,3 +485,41 @@ def test_spanish_rendering() -> None:
         keep = tour.keep_a_card_demo()
         assert "añadir 4♥ a la combinación 0" in words(keep.result.value)
     assert "Jokers" in words(tour.deck_explorer().result.value)  # the language is restored
+
+
+def described_controls(widget: Any) -> list[Any]:
+    """Every control under ``widget`` that shows a description beside it (buttons excluded:
+    their description is their face, sized to fit)."""
+    import ipywidgets as widgets
+
+    found = []
+    if getattr(widget, "description", "") and not isinstance(widget, (widgets.Button, widgets.ToggleButton)):
+        found.append(widget)
+    for child in getattr(widget, "children", ()):
+        found.extend(described_controls(child))
+    return found
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_no_tour_label_is_cut(lang: str) -> None:
+    # ipywidgets cuts a description at ~90px ("Combinac…") unless its width is "initial".
+    with i18n.language(lang):
+        builders = [getattr(tour, name) for name in tour.__all__ if name != "contract_words"]
+        uis = [build() for build in builders]
+    controls = [c for ui in uis for c in described_controls(ui.box)]
+    assert len(controls) >= 10
+    cut = [c.description for c in controls if c.style.description_width != "initial"]
+    assert cut == []
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_joker_lab_examples_never_start_blank(lang: str) -> None:
+    with i18n.language(lang):
+        shown = tour.joker_lab()
+        own = tour.joker_lab("K♣ JK K♥")
+    assert shown.examples.label == shown.meld.value  # the example shown is the meld checked
+    with i18n.language(lang):
+        placeholder = tour_text("pick_example")
+    assert own.examples.label == placeholder and own.examples.value == ""
+    own.examples.value = "Q♠ Q♥ JK"
+    assert own.meld.value == "Q♠ Q♥ JK" and "joker_locked" in own.result.value

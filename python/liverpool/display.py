@@ -185,8 +185,12 @@ def _suit_shape(suit: str, x: float, y: float, size: float, color: str) -> str:
     return f'<g transform="translate({x:g} {y:g}) scale({scale:g})" fill="{color}">{_SUIT_SHAPES[suit]}</g>'
 
 
+_JOKER_WORD_MAX_WIDTH = 46  # the free width between the joker's corner indexes
+
+
 def _corner(rank_text: str, suit: str | None, color: str) -> str:
-    size = 24 if len(rank_text) < 2 else 20
+    # "JK" is wider than "10": a smaller index keeps it off the card's rounded edge.
+    size = 24 if len(rank_text) < 2 else 20 if suit is not None else 17
     index = (
         f'<text x="13" y="26" text-anchor="middle" font-family="{_FONT}" font-size="{size}" '
         f'font-weight="bold" fill="{color}">{_esc(rank_text)}</text>'
@@ -227,9 +231,14 @@ def card_svg(card: CardLike, *, width: int = 48, selected: bool = False, highlig
     parts.append(f'<g transform="rotate(180 {_W / 2:g} {_H / 2:g})">{corner}</g>')
     if suit is None:
         parts.append(f'<polygon points="{_star_points(50, 62, 30, 12)}" fill="{color}"/>')
+        word = _t("joker_mark")
+        # The word sits between the corner indexes (x 27..73): longer words ("COMODÍN",
+        # "CORINGA") are squeezed into that width instead of running into the "JK" index.
+        word_width = min(_JOKER_WORD_MAX_WIDTH, round(len(word) * 8.5))
         parts.append(
-            f'<text x="50" y="112" text-anchor="middle" font-family="{_FONT}" font-size="13" '
-            f'font-weight="bold" letter-spacing="1" fill="{color}">{_esc(_t("joker_mark"))}</text>'
+            f'<text x="50" y="112" text-anchor="middle" font-family="{_FONT}" font-size="12" '
+            f'font-weight="bold" textLength="{word_width}" lengthAdjust="spacingAndGlyphs" '
+            f'fill="{color}">{_esc(word)}</text>'
         )
     elif card.rank > 10:  # a court card: a framed panel with its letter over the suit
         parts.append(
@@ -342,10 +351,11 @@ def meld_html(meld: Meld, *, label: str | None = None, highlight: Iterable[CardL
     )
 
 
-def _meld_tile(meld: Meld, label: str, highlight: Iterable[CardLike]) -> str:
-    """A compact meld for the board: the label above smaller cards."""
+def _meld_tile(meld: Meld, label: str, highlight: Iterable[CardLike], hooks: str = "") -> str:
+    """A compact meld for the board: the label above smaller cards (``hooks``: extra
+    attributes for pages and tests to find it by)."""
     return (
-        '<div class="lp-meld" style="display:flex;flex-direction:column;align-items:flex-start;">'
+        f'<div class="lp-meld"{hooks} style="display:flex;flex-direction:column;align-items:flex-start;">'
         f'<div class="lp-label" style="{_LABEL}">{_esc(label)}</div>'
         f"{cards_html(meld.cards, highlight=highlight, width=36)}{_meld_caption(meld)}</div>"
     )
@@ -482,7 +492,7 @@ def state_html(
     )
     piles = (
         '<div class="lp-piles" style="display:flex;gap:24px;align-items:flex-start;flex-wrap:wrap;">'
-        f'<div><div class="lp-label" style="{_LABEL}">{_esc(_t("discard_pile"))}</div>{discard}</div>'
+        f'<div class="lp-discard"><div class="lp-label" style="{_LABEL}">{_esc(_t("discard_pile"))}</div>{discard}</div>'
         f'<div><div class="lp-label" style="{_LABEL}">{_esc(_t("stock"))}</div>{_stock_html(state.stock_size)}</div>'
         "</div>"
     )
@@ -495,7 +505,12 @@ def state_html(
         groups = []
         for owner in sorted(by_owner):
             tiles = "".join(
-                _meld_tile(meld, f"{_t('meld_number', index=index)} {_t(meld.kind)}", marks)
+                _meld_tile(
+                    meld,
+                    f"{_t('meld_number', index=index)} {_t(meld.kind)}",
+                    marks,
+                    f' data-meld="{index}" data-owner="{owner}"',
+                )
                 for index, meld in by_owner[owner]
             )
             groups.append((_seat_name(owner, viewer), f'<div style="{_ROW}gap:6px 16px;">{tiles}</div>'))
@@ -528,7 +543,9 @@ def state_html(
         if round_scores is not None:
             values.append(_esc(round_scores[player]))
         values.append(_esc(state.totals[player]))
-        rows.append(f'<tr style="{style}">' + "".join(f'<td style="{cell}">{v}</td>' for v in values) + "</tr>")
+        # lp-hand-<seat> marks the hand's cell (found by the step-through player's tests)
+        tds = [f'<td class="lp-hand-{player}" style="{cell}">{v}</td>' if i == 1 else f'<td style="{cell}">{v}</td>' for i, v in enumerate(values)]
+        rows.append(f'<tr style="{style}">' + "".join(tds) + "</tr>")
     players = f'<table class="lp-players" style="border-collapse:collapse;margin:0;table-layout:auto;border:none;">{"".join(rows)}</table>'
 
     footer = ""

@@ -50,11 +50,13 @@ def go_down_explorer(
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
-    hand_box = widgets.Text(value=hand, description=_t("explorer_hand"), layout=widgets.Layout(width="36em"))
+    hand_box = widgets.Text(value=hand, description=_t("explorer_hand"), style={"description_width": "initial"}, layout=widgets.Layout(width="36em"))
     round_picker = widgets.Dropdown(
         options=[(f"{r}: {display.contract_words(rules, r)}", r) for r in range(1, rules.rounds + 1)],
         value=round,
         description=_t("explorer_round"),
+        style={"description_width": "initial"},
+        layout=widgets.Layout(width="auto"),  # the contract words in full
     )
     button = widgets.Button(description=_t("explorer_button"), button_style="primary")
     result = widgets.HTML()
@@ -80,7 +82,6 @@ def go_down_explorer(
 
 # --- game widgets: a board view and a step-through scenario player (notebooks 02, 03) ---
 
-_ACTIVE_ROW = "background:#fff8dc;"
 _REFUSED = "color:#c0392b;"
 _MESSAGE = "margin-top:4px;padding:4px 6px;border-left:3px solid #999;background:#f6f6f6;"
 _MISMATCH = "color:#fff;background:#c0392b;padding:0 4px;border-radius:3px;"
@@ -109,42 +110,12 @@ def describe_refusal(error: LiverpoolError) -> str:
 
 
 def board_html(state: GameState, message: str | None = None, refused: bool = False) -> str:
-    """A ``GameState`` as HTML with every card face up: round and phase, discard top and
-    stock, the table melds (numbered, with owners), every hand (the active seat marked),
-    the scores once the round is over, and an optional ``message`` line (escaped; red
-    when it reports a ``refused`` move). Cards are ``liverpool.display`` SVGs; the
+    """A ``GameState`` as HTML with every card face up, drawn like the card table's board
+    (``display.state_html``: round, contract, whose turn in words, discard pile and stock,
+    the table melds by owner, every hand), then the round's scores once it is over and
+    an optional ``message`` line (escaped; red when it reports a ``refused`` move). The
     labels speak the current language."""
-    top = state.discard_top
-    header = (
-        f"<b>{html.escape(_t('board_round', round=state.round, rounds=state.rules.rounds))}</b>"
-        f" — {html.escape(_t('board_contract', contract=display.contract_words(state, state.round)))}"
-        f" — {html.escape(_t('board_phase'))} <code>{state.phase}</code>"
-        f" — {html.escape(_t('board_active', seat=_seat(state.active), to_act=_seat(state.to_act)))}<br>"
-        f"<span class='lp-discard'>{html.escape(_t('board_discard_top'))}: "
-        f"{card_html(top) if top is not None else '<i>' + html.escape(_t('board_empty')) + '</i>'}"
-        f" — {html.escape(_t('board_stock', count=state.stock_size))}</span>"
-    )
-    if state.cut_bonus is not None:
-        header += f" — {html.escape(_t('board_cut_bonus', seat=_seat(state.cut_bonus)))}"
-    if state.table:
-        rows = "".join(
-            f"<tr><td>#{i}</td><td>{html.escape(_seat(m.owner))}</td>"
-            f"<td>{html.escape(i18n.text('cards', m.meld.kind))}</td><td>{cards_html(m.meld.cards)}</td></tr>"
-            for i, m in enumerate(state.table)
-        )
-        table = f"<table class='lp-table-melds'>{rows}</table>"
-    else:
-        table = f"<i>{html.escape(_t('board_no_melds'))}</i>"
-    hand_rows = []
-    for seat, hand in enumerate(state.hands):
-        marker = "▶ " if seat == state.active else ""
-        status = f" {_t('board_down')}" if state.down[seat] else ""
-        style = _ACTIVE_ROW if seat == state.active else ""
-        hand_rows.append(
-            f"<tr style='{style}'><td>{marker}{html.escape(_seat(seat) + status)}</td><td>{len(hand)}</td>"
-            f"<td class='lp-hand-{seat}'>{cards_html(hand)}</td></tr>"
-        )
-    hands = f"<table class='lp-hands'>{''.join(hand_rows)}</table>"
+    board = display.state_html(state, seat=None)
     scores = ""
     if state.round_scores is not None:
         line = _t("board_scores", scores=seat_values(state.round_scores, None), totals=seat_values(state.totals, None))
@@ -153,10 +124,7 @@ def board_html(state: GameState, message: str | None = None, refused: bool = Fal
     if message:
         style = _MESSAGE + (_REFUSED if refused else "")
         note = f"<div class='lp-message' style='{style}'>{html.escape(message)}</div>"
-    return (
-        f"<div class='lp-board'>{header}<br><b>{html.escape(_t('board_table'))}</b>{table}"
-        f"<b>{html.escape(_t('board_hands'))}</b>{hands}{scores}{note}</div>"
-    )
+    return f"<div class='lp-board'>{note}{board}{scores}</div>"
 
 
 def _plan_steps(steps: Iterable[Any]) -> list[tuple[int, Action, str | None, str | None]]:

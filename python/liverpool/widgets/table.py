@@ -478,7 +478,8 @@ def card_table(
             value="",
             description=_t("label_end"),
             style=wide,
-            layout=widgets.Layout(width="auto"),
+            # "auto" sized the list to the label, cutting "qualquer"/"cualquiera"
+            layout=widgets.Layout(width="16em"),
         )
         cut_size = widgets.IntText(
             value=0, description=_t("label_cut_size"), style=wide, layout=widgets.Layout(width="11em")

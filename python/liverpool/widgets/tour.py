@@ -81,6 +81,9 @@ __all__ = [
     "contract_words",
 ]
 
+# Labels in full: ipywidgets cuts a description at ~90px ("Combinac…") unless told otherwise.
+_WIDE = {"description_width": "initial"}
+
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "A"}
 
 
@@ -143,7 +146,7 @@ def deck_explorer(players: int = 4, rules: RuleSet | None = None) -> SimpleNames
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
-    slider = widgets.IntSlider(value=players, min=2, max=8, description=t("players"))
+    slider = widgets.IntSlider(value=players, min=2, max=8, description=t("players"), style=_WIDE)
     slider.add_class("lp-try")  # the main control: there is no button
     result = result_area()
 
@@ -204,13 +207,13 @@ def cut_explorer(
     deck = liverpool.shuffled_deck(seed, rules)
     dealer = 0
     round_picker = widgets.Dropdown(
-        options=[(str(r), r) for r in range(1, rules.rounds + 1)], value=round, description=t("round")
+        options=[(str(r), r) for r in range(1, rules.rounds + 1)], value=round, description=t("round"), style=_WIDE
     )
     slider = widgets.IntSlider(
         value=cut if cut is not None else rules.exact_cut(round),
         min=1,
         max=rules.deck_size(players) - 1,
-        description=t("cut_size"),
+        description=t("cut_size"), style=_WIDE,
     )
     exact_button = try_button(t("exact_cut_button"), style="")
     result = result_area()
@@ -277,7 +280,7 @@ def contract_ladder(rules: RuleSet | None = None) -> SimpleNamespace:
     picker = widgets.Dropdown(
         options=[(f"{r}: {contract_words(rules, r)}", r) for r in range(1, rules.rounds + 1)],
         value=1,
-        description=t("round"),
+        description=t("round"), style=_WIDE,
     )
     picker.add_class("lp-try")  # the main control: there is no button
     ladder = widgets.HTML()
@@ -376,7 +379,7 @@ def ace_explorer(example: str = "low", suit: str = "♥", rules: RuleSet | None 
 
     rules = rules or RuleSet()
     picker = widgets.ToggleButtons(options=[(t(f"ace_{name}"), name) for name in ACE_EXAMPLES], value=example)
-    suit_picker = widgets.Dropdown(options=["♠", "♥", "♦", "♣"], value=suit, description=t("suit"))
+    suit_picker = widgets.Dropdown(options=["♠", "♥", "♦", "♣"], value=suit, description=t("suit"), style=_WIDE)
     button = try_button(t("check"))
     result = result_area()
 
@@ -415,8 +418,8 @@ def same_suit_runs_playground(
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
-    first_slider = widgets.IntSlider(value=first, min=1, max=11, description=t("first_run"))
-    second_slider = widgets.IntSlider(value=second, min=1, max=11, description=t("second_run"))
+    first_slider = widgets.IntSlider(value=first, min=1, max=11, description=t("first_run"), style=_WIDE)
+    second_slider = widgets.IntSlider(value=second, min=1, max=11, description=t("second_run"), style=_WIDE)
     button = try_button(t("check"))
     strip = widgets.HTML()
     result = result_area()
@@ -451,6 +454,7 @@ def same_suit_runs_playground(
 # ---------------------------------------------------------------- L-4.5 / L-7 jokers
 
 #: The other melds on the joker lab's table: a set (seat 2) and a run (seat 0).
+_JOKER_EXAMPLES = ("5♥ JK 7♥ 8♥", "JK 5♥ 6♥ 7♥", "Q♠ Q♥ JK")
 _JOKER_TABLE: tuple[tuple[int, str], ...] = ((2, "K♠ K♥ K♦"), (0, "9♣ 10♣ J♣ Q♣"))
 
 
@@ -460,11 +464,12 @@ def joker_lab(meld: str = "5♥ JK 7♥ 8♥", rules: RuleSet | None = None) -> 
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
-    meld_text = widgets.Text(value=meld, description=t("meld"), layout=widgets.Layout(width="24em"))
+    meld_text = widgets.Text(value=meld, description=t("meld"), style=_WIDE, layout=widgets.Layout(width="24em"))
     examples = widgets.Dropdown(
-        options=["5♥ JK 7♥ 8♥", "JK 5♥ 6♥ 7♥", "Q♠ Q♥ JK"],
-        value=None,
-        description=t("examples"),
+        # A placeholder first, so the list never starts blank; the meld shown, if it is one of them.
+        options=[(t("pick_example"), ""), *((e, e) for e in _JOKER_EXAMPLES)],
+        value=meld if meld in _JOKER_EXAMPLES else "",
+        description=t("examples"), style=_WIDE,
     )
     button = try_button(t("check"))
     result = result_area()
@@ -568,15 +573,15 @@ def lay_off_lab(rules: RuleSet | None = None) -> SimpleNamespace:
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
-    card = widgets.Dropdown(options=list(_LAY_OFF_HAND), value=_LAY_OFF_HAND[0], description=t("card"))
+    card = widgets.Dropdown(options=list(_LAY_OFF_HAND), value=_LAY_OFF_HAND[0], description=t("card"), style=_WIDE)
     base = GameState.from_position(_lay_off_position(False), rules)
     target = widgets.Dropdown(
         options=[(f"{i} · {seat_words(tm.owner)} · {tm.meld}", i) for i, tm in enumerate(base.table)],
         value=0,
-        description=t("meld"),
+        description=t("meld"), style=_WIDE,
     )
     end = widgets.ToggleButtons(options=[(t("auto"), "auto"), (t("end_low"), "low"), (t("end_high"), "high")])
-    same_turn = widgets.Checkbox(value=False, description=t("went_down_this_turn"))
+    same_turn = widgets.Checkbox(value=False, description=t("went_down_this_turn"), style=_WIDE)
     button = try_button(t("lay_off"))
     result = result_area()
 
@@ -805,9 +810,9 @@ def round7_builder(hand: str = _ROUND7_HAND, rules: RuleSet | None = None) -> Si
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
-    hand_text = widgets.Text(value=hand, description=t("hand"), layout=widgets.Layout(width="36em"))
+    hand_text = widgets.Text(value=hand, description=t("hand"), style=_WIDE, layout=widgets.Layout(width="36em"))
     runs = [
-        widgets.Text(value=value, description=t("run_n", n=i + 1), layout=widgets.Layout(width="30em"))
+        widgets.Text(value=value, description=t("run_n", n=i + 1), style=_WIDE, layout=widgets.Layout(width="30em"))
         for i, value in enumerate(("2♠ 3♠ 4♠ 5♠ 6♠", "", ""))
     ]
     button = try_button(t("go_down"))
@@ -957,9 +962,9 @@ def scoring_calculator(
 
     rules = rules or RuleSet()
     picker = card_picker(cards)
-    bonus = widgets.Checkbox(value=False, description=t("you_cut_exactly"))
+    bonus = widgets.Checkbox(value=False, description=t("you_cut_exactly"), style=_WIDE)
     before = [
-        widgets.IntText(value=v, description=seat_words(s), layout=widgets.Layout(width="12em"))
+        widgets.IntText(value=v, description=seat_words(s), style=_WIDE, layout=widgets.Layout(width="12em"))
         for s, v in enumerate(totals)
     ]
     button = try_button(t("score_round"))
