@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from strategies import PRESETS, card_groups, engine_rules, full_deck, hands, rounds_of, rules_dict
+from strategies import PRESETS, card_groups, engine_rules, full_deck, hands, keep_deck_copies, rounds_of, rules_dict
 
 import liverpool
 from liverpool import reference as ref
@@ -173,11 +173,22 @@ def test_batch_agrees(preset: str, data: st.DataObject) -> None:
 @given(group=card_groups())
 def test_meld_validation_agrees(preset: str, group: list[int]) -> None:
     rules = rules_dict(preset)
+    # L-1.2 (issue 8): more copies of a card than the largest deck holds is refused
+    # before any meld question; the reference only answers meld questions.
+    deck = keep_deck_copies(group, rules, max_players(rules))
+    if sorted(deck) != sorted(group):
+        with pytest.raises(liverpool.InvalidCardError):
+            liverpool.Meld.set(group, engine_rules(preset))
+        return
     assert accepted(liverpool.Meld.set, group, preset) == ref.is_set(group, rules)
     start = ref.run_start(group, rules)
     assert accepted(liverpool.Meld.run, group, preset) == (start is not None)
     if start is not None:
         assert liverpool.Meld.run(group, engine_rules(preset)).span == (start, start + len(group) - 1)
+
+
+def max_players(rules: dict[str, Any]) -> int:
+    return int(rules["max_players"])
 
 
 def accepted(validator: Any, group: list[int], preset: str) -> bool:

@@ -22,6 +22,7 @@ from liverpool._core import (
     parse_cards,
 )
 from liverpool.errors import (
+    ConcurrentUseError,
     IllegalMoveError,
     InvalidArgumentError,
     InvalidCardError,
@@ -73,6 +74,7 @@ __all__ = [
     "InvalidArgumentError",
     "PositionError",
     "IllegalMoveError",
+    "ConcurrentUseError",
     # search
     "GoDown",
     "GoDowns",

@@ -44,6 +44,7 @@ __all__ = [
     "InvalidArgumentError",
     "PositionError",
     "IllegalMoveError",
+    "ConcurrentUseError",
     "exception_class_for",
     "Message",
 ]
@@ -155,6 +156,12 @@ class PositionError(LiverpoolError, ValueError):
     """A position or scenario that is inconsistent or not valid JSON of its format."""
 
 
+class ConcurrentUseError(LiverpoolError, RuntimeError):
+    """``busy``: the object is in use by another thread (a second ``NativeBot.choose``
+    on the same bot while one runs). Nothing changed; retry, or give each thread its
+    own bot. See docs/guarantees.md."""
+
+
 class IllegalMoveError(LiverpoolError):
     """A move or meld refused by a rule; ``rule`` names it. The state is unchanged."""
 
@@ -171,6 +178,7 @@ _BY_CODE: dict[str, type[LiverpoolError]] = {
     "batch_too_large": InvalidArgumentError,
     "bad_position": PositionError,
     "bad_scenario": PositionError,
+    "busy": ConcurrentUseError,
 }
 
 

@@ -67,6 +67,8 @@ error_codes! {
     BadPosition => "bad_position", "a position is inconsistent or malformed";
     BadScenario => "bad_scenario", "a scenario file is not valid scenario JSON";
     BatchTooLarge => "batch_too_large", "a batch is too large to allocate";
+    // Use of the library (never a rule question).
+    Busy => "busy", "the object is in use by another thread";
 }
 
 impl fmt::Display for ErrorCode {

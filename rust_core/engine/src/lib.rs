@@ -4,12 +4,17 @@
 //! cards, rule sets as data, meld validation, contract search, shuffling and dealing,
 //! the game state machine, bots and batch simulation. No Python here: the PyO3
 //! binding lives in `rust_core/python` and only converts and delegates.
+//!
+//! No `unsafe` code (docs/guarantees.md).
+
+#![forbid(unsafe_code)]
 
 pub mod bots;
 pub mod card;
 pub mod deal;
 pub mod error;
 pub mod game;
+pub mod limits;
 pub mod meld;
 pub mod messages;
 pub mod rng;

@@ -103,6 +103,13 @@ impl Meld {
     /// A set from cards in any order (L-4.1, L-4.5). Size limits of a go-down are
     /// checked by [`check_go_down`]; here only the minimum size applies.
     pub fn set(cards: &[Card], rules: &RuleSet) -> Result<Meld> {
+        check_meld_copies(cards, rules, msg!("what.the_meld"))?;
+        Meld::set_unchecked(cards, rules)
+    }
+
+    /// [`Meld::set`] without the deck's copy limit (the search, which reads wild cards
+    /// as jokers and only ever holds cards of a checked hand).
+    pub(crate) fn set_unchecked(cards: &[Card], rules: &RuleSet) -> Result<Meld> {
         let invalid = |why: Message| {
             Err(Error::refused(
                 ErrorCode::InvalidMeld,
@@ -150,6 +157,7 @@ impl Meld {
 
     /// A run from cards listed low to high; a joker's place fixes its position (L-4.2, L-4.3).
     pub fn run(cards: &[Card], rules: &RuleSet) -> Result<Meld> {
+        check_meld_copies(cards, rules, msg!("what.the_meld"))?;
         Meld::run_min_len(cards, rules, rules.run_size_min)
     }
 
@@ -452,6 +460,14 @@ pub fn adjacent_same_suit_runs(runs: &[&Meld]) -> Option<(usize, usize)> {
     None
 }
 
+/// L-1.2: cards laid together never hold more copies of a card than the largest deck
+/// of the rules (`too_many_copies`, `no_jokers_in_profile`).
+fn check_meld_copies<'a>(cards: impl IntoIterator<Item = &'a Card>, rules: &RuleSet, what: Message) -> Result<()> {
+    let mut counts = [0u32; 53];
+    cards.into_iter().for_each(|c| counts[c.id() as usize] += 1);
+    rules.check_copies_wide(&counts, rules.max_players, what)
+}
+
 /// Check a go-down (L-4.6; L-8 when the contract is whole-hand) and return the melds
 /// in the order given. Each meld fills one of the contract's melds of its kind, of
 /// that meld's length ([`RuleSet::meld_range`]; C-8 custom contracts give each meld
@@ -461,6 +477,8 @@ pub fn adjacent_same_suit_runs(runs: &[&Meld]) -> Option<(usize, usize)> {
 /// the cards (and, for a whole-hand round, whether they are the whole hand) is the
 /// caller's check.
 pub fn check_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> Result<Vec<Meld>> {
+    // L-1.2: all the melds together come from one deck (the largest the rules use).
+    check_meld_copies(groups.iter().flatten(), rules, msg!("what.the_go_down"))?;
     let want = contract.count();
     let mut readings: Vec<Vec<Meld>> = Vec::with_capacity(groups.len());
     for g in groups {

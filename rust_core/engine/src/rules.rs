@@ -659,6 +659,24 @@ impl RuleSet {
         if self.max_turns_per_round == 0 {
             return Err(invalid_by("max_turns_per_round", "L-9.3", msg!("rules.max_turns")));
         }
+        if self.max_turns_per_round > MAX_TURNS_PER_ROUND {
+            return Err(invalid_by(
+                "max_turns_per_round",
+                "L-9.3",
+                msg!(
+                    "rules.max_turns_range",
+                    value = self.max_turns_per_round,
+                    max = MAX_TURNS_PER_ROUND
+                ),
+            ));
+        }
+        if self.cut_bonus.unsigned_abs() > MAX_CUT_BONUS as u32 {
+            return Err(invalid_by(
+                "cut_bonus",
+                "L-2.3",
+                msg!("rules.cut_bonus_range", value = self.cut_bonus, max = MAX_CUT_BONUS),
+            ));
+        }
         // Profile W options: the W-6 "Yo" calling order names each seat once.
         for (i, &s) in self.call_order.iter().enumerate() {
             if s >= self.max_players || self.call_order[..i].contains(&s) {
@@ -877,8 +895,15 @@ impl RuleSet {
 
     /// Check a multiset of cards against the deck: no more copies than it holds.
     pub fn check_copies(&self, counts: &[u8; 53], players: u8, what: impl Into<Message>) -> Result<()> {
+        self.check_copies_wide(&counts.map(u32::from), players, what)
+    }
+
+    /// [`RuleSet::check_copies`] for counts of any size (the message gives the real
+    /// count, never one clamped to a byte).
+    pub fn check_copies_wide(&self, counts: &[u32; 53], players: u8, what: impl Into<Message>) -> Result<()> {
         let what = what.into();
         let (d, j) = self.deck_for(players);
+        let (d, j) = (u32::from(d), u32::from(j));
         if counts[JOKER_ID as usize] > j {
             let code = if j == 0 {
                 ErrorCode::NoJokersInProfile
@@ -919,6 +944,13 @@ impl RuleSet {
 
 /// Most rounds a rule set may have.
 pub const MAX_ROUNDS: usize = 30;
+
+/// Largest L-9.3 safeguard a rule set may set: no round of a real game comes near it,
+/// and it bounds how long one random game can run.
+pub const MAX_TURNS_PER_ROUND: u32 = 10_000;
+
+/// Largest cut bonus or penalty (L-2.3, in absolute value) a rule set may set.
+pub const MAX_CUT_BONUS: i32 = 10_000;
 
 /// Rank names as rule set files write them: index 0 is the joker.
 pub const RANK_KEYS: [&str; 14] = [

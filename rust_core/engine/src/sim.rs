@@ -194,6 +194,24 @@ pub fn play_game(index: u64, seed: u64, bots: &[BotKind], rules: &Arc<RuleSet>) 
     })
 }
 
+fn too_many_games(games: u64) -> Error {
+    Error::with(
+        ErrorCode::BatchTooLarge,
+        None,
+        msg!("sim.too_many_games", games = games, max = MAX_GAMES),
+    )
+}
+
+/// The per-call limit on a batch (`batch_too_large` above [`MAX_GAMES`]). A caller
+/// that runs one batch as several [`simulate_range`] chunks checks the whole batch
+/// with it first, so chunking cannot bypass the limit.
+pub fn check_batch(games: u64) -> Result<()> {
+    if games > MAX_GAMES {
+        return Err(too_many_games(games));
+    }
+    Ok(())
+}
+
 /// Simulate games `first..first + games` of the batch seeded with `seed` (one bot
 /// kind per seat, so `bots.len()` is the number of players) on `threads` threads
 /// (`None`: every core). The result does not depend on `threads`.
@@ -209,12 +227,9 @@ pub fn simulate_range(
     if bots.is_empty() {
         return Err(Error::with(ErrorCode::InvalidArgument, None, msg!("sim.no_bots")));
     }
-    if games > MAX_GAMES || first.checked_add(games).is_none() {
-        return Err(Error::with(
-            ErrorCode::BatchTooLarge,
-            None,
-            msg!("sim.too_many_games", games = games, max = MAX_GAMES),
-        ));
+    check_batch(games)?;
+    if first.checked_add(games).is_none() {
+        return Err(too_many_games(games));
     }
     // Refuse a bad player count once, up front, with the engine's explanation.
     GameState::new(Arc::clone(&rules), bots.len(), seed)?;

@@ -5,7 +5,7 @@
 
 use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::deal;
-use liverpool_engine::{Error, ErrorCode, RuleSet};
+use liverpool_engine::{msg, Error, ErrorCode, RuleSet};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
 
@@ -20,7 +20,7 @@ pub fn u64_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
     obj.is_instance_of::<PyInt>()
         .then(|| obj.extract::<u64>().ok())
         .flatten()
-        .ok_or_else(|| invalid_argument(format!("{what} must be an integer in 0..2**64, not {obj}")))
+        .ok_or_else(|| invalid_argument(msg!("arg.u64", what = what, value = obj)))
 }
 
 /// A seed: any integer in `0..2**64`.
@@ -37,9 +37,12 @@ pub fn players_arg(players: Option<&Bound<'_, PyAny>>, rules: &RuleSet) -> PyRes
         .ok()
         .and_then(|p| u8::try_from(p).ok())
         .ok_or_else(|| {
-            invalid_argument(format!(
-                "{players} players: the '{}' rules allow {} to {}",
-                rules.name, rules.min_players, rules.max_players
+            invalid_argument(msg!(
+                "arg.players",
+                players = players,
+                rules = &rules.name,
+                min = rules.min_players,
+                max = rules.max_players
             ))
         })?;
     py_result(deal::check_players(rules, count))?;
@@ -50,11 +53,11 @@ pub fn players_arg(players: Option<&Bound<'_, PyAny>>, rules: &RuleSet) -> PyRes
 pub fn round_arg(round: &Bound<'_, PyAny>, rules: &RuleSet) -> PyResult<u8> {
     match int_arg(round) {
         Ok(r) if (1..=rules.rounds() as i64).contains(&r) => Ok(r as u8),
-        Err(false) => Err(invalid_argument(format!("round must be an integer, not {round}"))),
-        _ => Err(to_py(Error::rule(
+        Err(false) => Err(invalid_argument(msg!("arg.round", round = round))),
+        _ => Err(to_py(Error::refused(
             ErrorCode::InvalidRound,
             "L-3",
-            format!("round {round} does not exist: rounds are 1..={}", rules.rounds()),
+            msg!("round.no_such_round", round = round, rounds = rules.rounds()),
         ))),
     }
 }
@@ -64,9 +67,7 @@ pub fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>
     threads
         .map(|t| match int_arg(t) {
             Ok(n) if n >= 1 => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
-            _ => Err(invalid_argument(format!(
-                "threads must be a positive integer or None, not {t}"
-            ))),
+            _ => Err(invalid_argument(msg!("arg.threads", threads = t))),
         })
         .transpose()
 }

@@ -1,13 +1,14 @@
 //! Cards, rule sets and melds: thin wrappers over the engine types.
 
-use crate::args::round_arg;
-use crate::errors::{invalid_argument, py_result};
+use crate::args::{int_arg, round_arg};
+use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::card::{Card, CARD_KINDS};
 use liverpool_engine::meld::{check_go_down as engine_check_go_down, End, Meld, MeldKind};
 use liverpool_engine::rules::{RuleSet, RULE_OPTIONS};
+use liverpool_engine::{msg, Error, ErrorCode};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyList, PyString};
 
 /// A playing card or a joker. Build one from its notation: `Card("7♦")`, `Card("TS")`, `Card("JK")`.
 #[pyclass(name = "Card", module = "liverpool._core", frozen, eq, hash, ord)]
@@ -32,10 +33,13 @@ impl PyCard {
     }
     /// Build a card from its compact id (0..=51 naturals, 52 the joker).
     #[staticmethod]
-    fn from_id(id: i64) -> PyResult<Self> {
-        let id = u8::try_from(id).map_err(|_| invalid_argument(format!("card id {id} is out of range 0..=52")))?;
+    fn from_id(id: &Bound<'_, PyAny>) -> PyResult<Self> {
+        // Only ints (never bools); any int outside 0..=52 is `malformed_card`, as for `Card(id)`.
+        if !is_index(id) {
+            return Err(not_a_card(id));
+        }
         Ok(PyCard {
-            card: py_result(Card::from_id(id))?,
+            card: extract_card(id)?,
         })
     }
     /// The compact id: `suit * 13 + rank - 1`, the joker is 52.
@@ -64,7 +68,7 @@ impl PyCard {
     }
     /// Points this card scores left in hand under `rules` (L-10.1).
     #[pyo3(signature = (rules = None))]
-    fn points(&self, rules: Option<PyRef<'_, PyRuleSet>>) -> u16 {
+    fn points(&self, #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>) -> u16 {
         match rules {
             Some(r) => r.rules.card_points(self.card),
             None => RuleSet::liverpool().card_points(self.card),
@@ -86,43 +90,87 @@ impl PyCard {
     }
 }
 
-/// Accept a `Card`, a card string or a compact id.
+/// `invalid_argument`: `obj` is not a card-like at all (not a Card, str or int).
+fn not_a_card(obj: &Bound<'_, PyAny>) -> PyErr {
+    let kind = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
+    invalid_argument(msg!("arg.not_a_card", kind = kind))
+}
+
+/// An integer that may be a card id: an `int` or an integer-like such as
+/// `numpy.int64` (anything with `__index__`), but never a `bool` (`True` is not 2♠).
+fn is_index(obj: &Bound<'_, PyAny>) -> bool {
+    !obj.is_instance_of::<PyBool>() && (obj.is_instance_of::<PyInt>() || obj.call_method0("__index__").is_ok())
+}
+
+/// The text of a card string; a string that is not valid Unicode (a lone surrogate)
+/// is `malformed_card`.
+fn card_text(s: &Bound<'_, PyString>) -> PyResult<String> {
+    s.to_str().map(str::to_owned).map_err(|_| {
+        to_py(Error::with(
+            ErrorCode::MalformedCard,
+            None,
+            msg!(
+                "arg.card_not_unicode",
+                text = s.repr().map(|r| r.to_string()).unwrap_or_default()
+            ),
+        ))
+    })
+}
+
+/// Accept a `Card`, a card string or a compact id. A bool is not a card id (`True`
+/// would read as 2♠); a string that is not valid Unicode is a malformed card.
 pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     if let Ok(c) = obj.cast::<PyCard>() {
         return Ok(c.get().card);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return py_result(Card::parse(s.to_str()?));
+        return py_result(Card::parse(&card_text(s)?));
     }
-    if let Ok(id) = obj.extract::<i64>() {
-        if (0..CARD_KINDS as i64).contains(&id) {
-            return Ok(Card::from_id(id as u8).expect("in range"));
-        }
-        return py_result(Card::from_id(u8::MAX).map_err(|mut e| {
-            e.message = format!("card id {id} is out of range 0..=52");
-            e
-        }));
+    if is_index(obj) {
+        return match obj.extract::<i64>() {
+            Ok(id) if (0..CARD_KINDS as i64).contains(&id) => Ok(Card::from_id(id as u8).expect("in range")),
+            _ => Err(to_py(Error::with(
+                ErrorCode::MalformedCard,
+                None,
+                msg!("arg.card_id_range", id = obj.to_string()),
+            ))),
+        };
     }
-    Err(invalid_argument(format!(
-        "expected a Card, a card string such as '7♦' or a card id, got {}",
-        obj.get_type().name()?
-    )))
+    Err(not_a_card(obj))
 }
 
 /// Accept any iterable of card-likes, or one string of space-separated cards.
 pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return s
-            .to_str()?
+        return card_text(s)?
             .split_whitespace()
             .map(|t| py_result(Card::parse(t)))
             .collect();
     }
+    // Bytes are not cards (iterating them gives ints, which would read as card ids).
+    if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
+        return Err(not_cards(obj));
+    }
+    let iter = obj.try_iter().map_err(|_| not_cards(obj))?;
     let mut out = Vec::new();
-    for item in obj.try_iter()? {
+    for item in iter {
         out.push(extract_card(&item?)?);
     }
     Ok(out)
+}
+
+/// `invalid_argument`: `obj` is not a collection of cards.
+fn not_cards(obj: &Bound<'_, PyAny>) -> PyErr {
+    let kind = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
+    invalid_argument(msg!("arg.not_cards", kind = kind))
 }
 
 /// The 53 card objects, made once: cards are immutable, so lists of cards can share
@@ -168,8 +216,9 @@ impl PyRuleSet {
     /// `"no-buy"`, `"double-progressive"` (see `RuleSet.presets()`). Rule sets written
     /// by users: `RuleSet.from_file`, `RuleSet.from_toml`, `RuleSet.from_json`.
     #[new]
-    #[pyo3(signature = (preset = "liverpool"))]
-    fn new(preset: &str) -> PyResult<Self> {
+    #[pyo3(signature = (preset = String::from("liverpool")), text_signature = "(preset='liverpool')")]
+    fn new(#[pyo3(from_py_with = preset_param)] preset: String) -> PyResult<Self> {
+        let preset = preset.as_str();
         Ok(PyRuleSet {
             rules: py_result(RuleSet::preset(preset))?,
         })
@@ -178,7 +227,8 @@ impl PyRuleSet {
     /// `{"base": "contract", ...changes}`. Unknown keys and impossible values are
     /// refused with `InvalidRulesError`, whose message names the key and the reason.
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Self> {
+    fn from_json(#[pyo3(from_py_with = text_param)] text: String) -> PyResult<Self> {
+        let text = text.as_str();
         Ok(PyRuleSet {
             rules: py_result(RuleSet::from_json(text))?,
         })
@@ -190,7 +240,8 @@ impl PyRuleSet {
     /// >>> rules.name, rules.deal_sizes[0]
     /// ('house', 7)
     #[staticmethod]
-    fn from_toml(text: &str) -> PyResult<Self> {
+    fn from_toml(#[pyo3(from_py_with = text_param)] text: String) -> PyResult<Self> {
+        let text = text.as_str();
         Ok(PyRuleSet {
             rules: py_result(RuleSet::from_toml(text))?,
         })
@@ -303,12 +354,10 @@ impl PyRuleSet {
     }
     /// L-2.3: the cut size that earns the cut bonus in this round.
     #[pyo3(signature = (round, players = None))]
-    fn exact_cut(&self, round: &Bound<'_, PyAny>, players: Option<u8>) -> PyResult<usize> {
+    fn exact_cut(&self, round: &Bound<'_, PyAny>, players: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
         let round = round_arg(round, &self.rules)?;
-        py_result(
-            self.rules
-                .exact_cut(round, players.unwrap_or(self.rules.default_players)),
-        )
+        let players = crate::args::players_arg(players.filter(|p| !p.is_none()), &self.rules)?;
+        py_result(self.rules.exact_cut(round, players))
     }
     #[getter]
     fn cut_bonus(&self) -> i32 {
@@ -317,6 +366,53 @@ impl PyRuleSet {
     fn __repr__(&self) -> String {
         format!("RuleSet('{}')", self.rules.name)
     }
+}
+
+/// A `rules=` argument: a `RuleSet` or `None`; anything else is `invalid_argument`
+/// (never PyO3's bare `TypeError`).
+pub fn rules_param<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<PyRef<'py, PyRuleSet>>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    obj.extract::<PyRef<'py, PyRuleSet>>().map(Some).map_err(|_| {
+        let kind = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "?".into());
+        invalid_argument(msg!("arg.rules", kind = kind))
+    })
+}
+
+/// A text argument (`what` names it in the error): a `str` of valid Unicode.
+pub fn str_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    let kind = || {
+        obj.get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "?".into())
+    };
+    let s = obj
+        .cast::<PyString>()
+        .map_err(|_| invalid_argument(msg!("arg.not_text", what = what, kind = kind())))?;
+    s.to_str()
+        .map(str::to_owned)
+        .map_err(|_| invalid_argument(msg!("arg.not_text", what = what, kind = "str (not valid Unicode)")))
+}
+
+/// `text=` (`str_arg`).
+pub fn text_param(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    str_arg(obj, "text")
+}
+
+/// `preset=` (`str_arg`).
+pub fn preset_param(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    str_arg(obj, "preset")
+}
+
+/// `kind=` (`str_arg`).
+pub fn kind_param(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    str_arg(obj, "kind")
 }
 
 pub fn rules_or_default(rules: Option<PyRef<'_, PyRuleSet>>) -> RuleSet {
@@ -335,7 +431,10 @@ impl PyMeld {
     /// A set (L-4.1): cards of one rank, any order.
     #[staticmethod]
     #[pyo3(signature = (cards, rules = None))]
-    fn set(cards: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+    fn set(
+        cards: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
+    ) -> PyResult<Self> {
         let cards = extract_cards(cards)?;
         Ok(PyMeld {
             meld: py_result(Meld::set(&cards, &rules_or_default(rules)))?,
@@ -344,7 +443,10 @@ impl PyMeld {
     /// A run (L-4.2, L-4.3): cards of one suit listed low to high; a joker's place fixes its card.
     #[staticmethod]
     #[pyo3(signature = (cards, rules = None))]
-    fn run(cards: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+    fn run(
+        cards: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
+    ) -> PyResult<Self> {
         let cards = extract_cards(cards)?;
         Ok(PyMeld {
             meld: py_result(Meld::run(&cards, &rules_or_default(rules)))?,
@@ -353,7 +455,10 @@ impl PyMeld {
     /// A set or a run, whichever the cards are (a set when both readings are legal).
     #[staticmethod]
     #[pyo3(signature = (cards, rules = None))]
-    fn parse(cards: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+    fn parse(
+        cards: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
+    ) -> PyResult<Self> {
         let cards = extract_cards(cards)?;
         let mut readings = py_result(Meld::interpretations(&cards, &rules_or_default(rules)))?;
         Ok(PyMeld {
@@ -395,19 +500,22 @@ impl PyMeld {
         self.meld.span()
     }
     /// The natural card the joker at `index` stands for (runs only, L-4.5).
-    fn joker_stands_for(&self, index: usize) -> Option<PyCard> {
-        self.meld.joker_stands_for(index).map(PyCard::from)
+    fn joker_stands_for(&self, index: &Bound<'_, PyAny>) -> PyResult<Option<PyCard>> {
+        let index = match int_arg(index) {
+            Ok(i) if i >= 0 => usize::try_from(i).unwrap_or(usize::MAX),
+            _ => return Err(invalid_argument(msg!("arg.index", index = index.to_string()))),
+        };
+        Ok(self.meld.joker_stands_for(index).map(PyCard::from))
     }
     /// The meld after laying `cards` off on it (L-5.3); this meld is unchanged.
     #[pyo3(signature = (cards, end = None, rules = None))]
     fn lay_off(
         &self,
         cards: &Bound<'_, PyAny>,
-        end: Option<&str>,
-        rules: Option<PyRef<'_, PyRuleSet>>,
+        #[pyo3(from_py_with = end_param)] end: Option<End>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     ) -> PyResult<Self> {
         let cards = extract_cards(cards)?;
-        let end = parse_end(end)?;
         Ok(PyMeld {
             meld: py_result(self.meld.lay_off(&cards, end, &rules_or_default(rules)))?,
         })
@@ -433,13 +541,28 @@ impl PyMeld {
     }
 }
 
-pub fn parse_end(end: Option<&str>) -> PyResult<Option<End>> {
-    match end {
-        None => Ok(None),
+/// `end=`: `None`, `"low"` or `"high"`; anything else is `invalid_argument`.
+pub fn end_param(obj: &Bound<'_, PyAny>) -> PyResult<Option<End>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    match obj.cast::<PyString>().ok().and_then(|s| s.to_str().ok()) {
         Some("low") => Ok(Some(End::Low)),
         Some("high") => Ok(Some(End::High)),
-        Some(other) => Err(invalid_argument(format!("end must be 'low' or 'high', not '{other}'"))),
+        _ => Err(invalid_argument(msg!("arg.end", end = obj.repr()?))),
     }
+}
+
+/// An iterable argument (`what` names it), or `invalid_argument`.
+pub fn iter_arg<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+    obj.try_iter().map_err(|_| {
+        let kind = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "?".into());
+        invalid_argument(msg!("arg.not_iterable", what = what, kind = kind))
+    })
 }
 
 /// Check a go-down for a round's contract (L-4.6, L-4.4, L-8) and return its melds.
@@ -448,13 +571,13 @@ pub fn parse_end(end: Option<&str>) -> PyResult<Option<End>> {
 fn check_go_down(
     melds: &Bound<'_, PyAny>,
     round: &Bound<'_, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
 ) -> PyResult<Vec<PyMeld>> {
     let rules = rules_or_default(rules);
     let round = round_arg(round, &rules)?;
     let contract = py_result(rules.contract_for(round))?;
     let mut groups = Vec::new();
-    for g in melds.try_iter()? {
+    for g in iter_arg(melds, "melds")? {
         groups.push(extract_cards(&g?)?);
     }
     let melds = py_result(engine_check_go_down(&groups, &contract, &rules))?;

@@ -6,6 +6,7 @@ use crate::cards::{cards_to_py, display_html, extract_card, rules_or_default, Py
 use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::card::Card;
 use liverpool_engine::deal::{self, Dealt};
+use liverpool_engine::msg;
 use liverpool_engine::search::with_threads;
 
 use numpy::ndarray::Array2;
@@ -17,7 +18,7 @@ use pyo3::types::PyList;
 fn to_cut(cut: &Bound<'_, PyAny>, deck_len: usize) -> PyResult<usize> {
     match int_arg(cut) {
         Ok(k) if k >= 0 => Ok(k as usize),
-        Err(false) => Err(invalid_argument(format!("cut must be an integer, not {cut}"))),
+        Err(false) => Err(invalid_argument(msg!("arg.cut", cut = cut))),
         _ => Err(to_py(deal::bad_cut(cut, deck_len))),
     }
 }
@@ -32,7 +33,7 @@ fn extract_deck(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
             .collect();
     }
     let mut cards = Vec::new();
-    for item in deck.try_iter()? {
+    for item in crate::cards::iter_arg(deck, "deck")? {
         cards.push(extract_card(&item?)?);
     }
     Ok(cards)
@@ -43,7 +44,7 @@ fn extract_deck(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
 #[pyo3(signature = (rules = None, players = None))]
 fn new_deck<'py>(
     py: Python<'py>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     players: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let rules = rules_or_default(rules);
@@ -58,7 +59,7 @@ fn new_deck<'py>(
 fn shuffled_deck<'py>(
     py: Python<'py>,
     seed: &Bound<'py, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     players: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let seed = seed_arg(seed)?;
@@ -76,14 +77,14 @@ fn shuffled_decks<'py>(
     py: Python<'py>,
     n: &Bound<'py, PyAny>,
     seed: &Bound<'py, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     players: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
     let n = int_arg(n)
         .ok()
         .and_then(|k| usize::try_from(k).ok())
-        .ok_or_else(|| invalid_argument(format!("n must be an integer in 0..2**63, not {n}")))?;
+        .ok_or_else(|| invalid_argument(msg!("arg.n", n = n)))?;
     let seed = seed_arg(seed)?;
     let rules = rules_or_default(rules);
     let players = players_arg(players, &rules)?;
@@ -92,8 +93,8 @@ fn shuffled_decks<'py>(
     let bytes =
         py.detach(|| with_threads(threads, || deal::shuffled_decks_batch(n, seed, &rules, players)).and_then(|r| r));
     let bytes = py_result(bytes)?;
-    let array = Array2::from_shape_vec((n, deck_len), bytes)
-        .map_err(|e| invalid_argument(format!("internal shape error: {e}")))?;
+    let array =
+        Array2::from_shape_vec((n, deck_len), bytes).map_err(|e| invalid_argument(msg!("arg.internal", error = e)))?;
     Ok(array.into_pyarray(py))
 }
 
@@ -164,19 +165,17 @@ fn deal_round(
     round: &Bound<'_, PyAny>,
     dealer: &Bound<'_, PyAny>,
     cut: &Bound<'_, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     players: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDeal> {
     let rules = rules_or_default(rules);
     let deck = extract_deck(deck)?;
     let round = round_arg(round, &rules)?;
     let players = players_arg(players, &rules)?;
-    let dealer = int_arg(dealer).ok().and_then(|d| u8::try_from(d).ok()).ok_or_else(|| {
-        invalid_argument(format!(
-            "dealer seat {dealer} does not exist: seats are 0..={}",
-            players - 1
-        ))
-    })?;
+    let dealer = int_arg(dealer)
+        .ok()
+        .and_then(|d| u8::try_from(d).ok())
+        .ok_or_else(|| invalid_argument(msg!("arg.dealer", dealer = dealer, last = players - 1)))?;
     let cut = to_cut(cut, deck.len())?;
     let dealt = py_result(deal::deal_round(&deck, &rules, players, round, dealer, cut))?;
     Ok(PyDeal { dealt })

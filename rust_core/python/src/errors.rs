@@ -66,9 +66,15 @@ pub fn py_result<T>(r: Result<T, Error>) -> PyResult<T> {
     r.map_err(to_py)
 }
 
-/// An `invalid_argument` error raised from binding-level conversions.
-pub fn invalid_argument(message: impl Into<String>) -> PyErr {
-    to_py(Error::new(ErrorCode::InvalidArgument, None, message))
+/// An `invalid_argument` error raised from binding-level conversions, with a
+/// message id (`msg!("arg.…", …)`) so it is translated like the engine's.
+pub fn invalid_argument(message: Message) -> PyErr {
+    to_py(Error::with(ErrorCode::InvalidArgument, None, message))
+}
+
+/// `busy` (`ConcurrentUseError`): the object is in use by another thread.
+pub fn busy(message: Message) -> PyErr {
+    to_py(Error::with(ErrorCode::Busy, None, message))
 }
 
 /// `{code: description}` for every stable code, so Python can document and test them.

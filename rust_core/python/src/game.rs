@@ -8,13 +8,14 @@
 //! their field names and order are exactly the engine's (CONFORMANCE.md shapes).
 
 use crate::args::{players_arg, seed_arg};
-use crate::cards::{cards_to_py, display_html, extract_card, extract_cards, parse_end, PyCard, PyMeld, PyRuleSet};
+use crate::cards::{cards_to_py, display_html, extract_card, extract_cards, PyCard, PyMeld, PyRuleSet};
 use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::card::Card;
 use liverpool_engine::game::{
     self, observation_layout, Action, Event, GameState, Phase, Position, ScenarioReport, TableMeld,
 };
 use liverpool_engine::meld::End;
+use liverpool_engine::msg;
 use liverpool_engine::rules::RuleSet;
 use liverpool_engine::{Error, ErrorCode};
 use numpy::{IntoPyArray, PyArray1};
@@ -41,9 +42,7 @@ fn index_arg(obj: &Bound<'_, PyAny>) -> Option<u64> {
 fn seat_arg(state: &GameState, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
     let players = state.players();
     let Some(s) = index_arg(seat).and_then(|s| usize::try_from(s).ok()) else {
-        return Err(invalid_argument(format!(
-            "seat {seat} does not exist: seats are 0..{players}"
-        )));
+        return Err(invalid_argument(msg!("arg.seat", seat = seat, players = players)));
     };
     py_result(state.check_seat(s))?;
     Ok(s)
@@ -51,11 +50,9 @@ fn seat_arg(state: &GameState, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
 
 /// A table meld number.
 fn meld_arg(meld: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
-    index_arg(meld).and_then(|m| usize::try_from(m).ok()).ok_or_else(|| {
-        invalid_argument(format!(
-            "{what} must be a table meld number (an integer >= 0), not {meld}"
-        ))
-    })
+    index_arg(meld)
+        .and_then(|m| usize::try_from(m).ok())
+        .ok_or_else(|| invalid_argument(msg!("arg.meld_number", what = what, meld = meld)))
 }
 
 fn end_name(end: Option<End>) -> Option<&'static str> {
@@ -99,7 +96,7 @@ fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 
 /// Python data (dicts, lists, tuples, strings, numbers, `Card`s) → JSON text for
 /// the engine. Data that is not JSON becomes an error with `code`.
-fn py_to_json(obj: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<String> {
+fn py_to_json(obj: &Bound<'_, PyAny>, code: ErrorCode, what: liverpool_engine::Message) -> PyResult<String> {
     let py = obj.py();
     let default = JSON_DEFAULT.get_or_try_init(py, || {
         Ok::<_, PyErr>(wrap_pyfunction!(card_as_json, py)?.into_any().unbind())
@@ -108,11 +105,18 @@ fn py_to_json(obj: &Bound<'_, PyAny>, code: ErrorCode, what: &str) -> PyResult<S
     kwargs.set_item("ensure_ascii", false)?;
     kwargs.set_item("default", default.bind(py))?;
     match json_module(py)?.getattr("dumps")?.call((obj,), Some(&kwargs)) {
-        Ok(text) => text.extract(),
-        Err(e) => Err(to_py(Error::new(
+        // A str that is not valid Unicode (a lone surrogate) is not JSON data either.
+        Ok(text) => text.extract::<String>().map_err(|e: PyErr| {
+            to_py(Error::with(
+                code,
+                None,
+                msg!("arg.not_json", what = what.clone(), error = e.value(py)),
+            ))
+        }),
+        Err(e) => Err(to_py(Error::with(
             code,
             None,
-            format!("{what} is not JSON data: {}", e.value(py)),
+            msg!("arg.not_json", what = what, error = e.value(py)),
         ))),
     }
 }
@@ -142,14 +146,14 @@ pub fn extract_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     if obj.is_instance_of::<PyDict>() {
         return action_from_dict(obj);
     }
-    Err(invalid_argument(format!(
-        "expected an Action or an action dict such as {{'do': 'discard', 'card': '8♦'}}, got {}",
-        obj.get_type().name()?
+    Err(invalid_argument(msg!(
+        "arg.not_an_action",
+        kind = obj.get_type().name()?
     )))
 }
 
 fn action_from_dict(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
-    let text = py_to_json(obj, ErrorCode::InvalidArgument, "the action dict")?;
+    let text = py_to_json(obj, ErrorCode::InvalidArgument, msg!("what.the_action_dict"))?;
     py_result(Action::from_json(&text))
 }
 
@@ -169,14 +173,14 @@ impl PyAction {
     #[staticmethod]
     #[pyo3(signature = (size = None))]
     fn cut(size: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let size =
-            match size {
-                None => None,
-                // Any int that fits is kept as is: the engine refuses it with `bad_cut`.
-                Some(s) => Some(s.extract::<i64>().map_err(|_| {
-                    invalid_argument(format!("cut size must be an integer (1..deck size - 1), not {s}"))
-                })?),
-            };
+        let size = match size {
+            None => None,
+            // Any int that fits is kept as is: the engine refuses it with `bad_cut`.
+            Some(s) => Some(
+                s.extract::<i64>()
+                    .map_err(|_| invalid_argument(msg!("arg.cut_size", size = s)))?,
+            ),
+        };
         Ok(Action::Cut { size }.into())
     }
     /// L-5.1: the active player takes the top discard.
@@ -213,12 +217,10 @@ impl PyAction {
     #[staticmethod]
     fn go_down(melds: &Bound<'_, PyAny>) -> PyResult<Self> {
         if melds.is_instance_of::<PyString>() {
-            return Err(invalid_argument(
-                "go_down takes a list of card lists, one per meld, not one string",
-            ));
+            return Err(invalid_argument(msg!("arg.go_down_string")));
         }
         let mut groups = Vec::new();
-        for g in melds.try_iter()? {
+        for g in crate::cards::iter_arg(melds, "melds")? {
             groups.push(extract_cards(&g?)?);
         }
         Ok(Action::GoDown { melds: groups }.into())
@@ -226,11 +228,15 @@ impl PyAction {
     /// L-5.3: add `cards` to table meld number `meld`; `end` ("low"/"high") places a joker on a run.
     #[staticmethod]
     #[pyo3(signature = (meld, cards, end = None))]
-    fn lay_off(meld: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, end: Option<&str>) -> PyResult<Self> {
+    fn lay_off(
+        meld: &Bound<'_, PyAny>,
+        cards: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = crate::cards::end_param)] end: Option<End>,
+    ) -> PyResult<Self> {
         Ok(Action::LayOff {
             meld: meld_arg(meld, "meld")?,
             cards: extract_cards(cards)?,
-            end: parse_end(end)?,
+            end,
         }
         .into())
     }
@@ -241,13 +247,13 @@ impl PyAction {
         meld: &Bound<'_, PyAny>,
         card: &Bound<'_, PyAny>,
         to_meld: &Bound<'_, PyAny>,
-        end: Option<&str>,
+        #[pyo3(from_py_with = crate::cards::end_param)] end: Option<End>,
     ) -> PyResult<Self> {
         Ok(Action::SwapJoker {
             meld: meld_arg(meld, "meld")?,
             card: extract_card(card)?,
             to_meld: meld_arg(to_meld, "to_meld")?,
-            end: parse_end(end)?,
+            end,
         }
         .into())
     }
@@ -268,10 +274,13 @@ impl PyAction {
     /// meld `meld` at once (`end` places a joker on a run); it then discards.
     #[staticmethod]
     #[pyo3(signature = (meld, end = None))]
-    fn call_liverpool(meld: &Bound<'_, PyAny>, end: Option<&str>) -> PyResult<Self> {
+    fn call_liverpool(
+        meld: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = crate::cards::end_param)] end: Option<End>,
+    ) -> PyResult<Self> {
         Ok(Action::CallLiverpool {
             meld: meld_arg(meld, "meld")?,
-            end: parse_end(end)?,
+            end,
         }
         .into())
     }
@@ -286,9 +295,9 @@ impl PyAction {
     #[staticmethod]
     fn from_dict(step: &Bound<'_, PyAny>) -> PyResult<Self> {
         if !step.is_instance_of::<PyDict>() {
-            return Err(invalid_argument(format!(
-                "an action dict is a dict, not {}",
-                step.get_type().name()?
+            return Err(invalid_argument(msg!(
+                "arg.action_dict",
+                kind = step.get_type().name()?
             )));
         }
         Ok(action_from_dict(step)?.into())
@@ -495,8 +504,18 @@ impl From<GameState> for PyGameState {
 
 fn position_from_py(pos: &Bound<'_, PyAny>) -> PyResult<Position> {
     let text = match pos.cast::<PyString>() {
-        Ok(s) => s.to_str()?.to_owned(),
-        Err(_) => py_to_json(pos, ErrorCode::BadPosition, "the position")?,
+        Ok(s) => s.to_str().map(str::to_owned).map_err(|e| {
+            to_py(Error::with(
+                ErrorCode::BadPosition,
+                None,
+                msg!(
+                    "arg.not_json",
+                    what = msg!("what.the_position"),
+                    error = e.value(pos.py())
+                ),
+            ))
+        })?,
+        Err(_) => py_to_json(pos, ErrorCode::BadPosition, msg!("what.the_position"))?,
     };
     py_result(Position::from_json(&text))
 }
@@ -510,7 +529,7 @@ impl PyGameState {
     fn new(
         seed: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
-        rules: Option<PyRef<'_, PyRuleSet>>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     ) -> PyResult<Self> {
         let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
         let rules = rules_arg(rules);
@@ -527,22 +546,23 @@ impl PyGameState {
         seed: &Bound<'_, PyAny>,
         actions: &Bound<'_, PyAny>,
         players: Option<&Bound<'_, PyAny>>,
-        rules: Option<PyRef<'_, PyRuleSet>>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     ) -> PyResult<Self> {
         let seed = seed_arg(seed)?;
         let rules = rules_arg(rules);
         let players = players_arg(players, &rules)? as usize;
         let mut steps = Vec::new();
-        for (i, item) in actions.try_iter()?.enumerate() {
+        for (i, item) in crate::cards::iter_arg(actions, "actions")?.enumerate() {
             let item = item?;
-            let pair =
-                item.cast::<PyTuple>().ok().filter(|t| t.len() == 2).ok_or_else(|| {
-                    invalid_argument(format!("action {i}: expected a (seat, action) pair, not {item}"))
-                })?;
+            let pair = item
+                .cast::<PyTuple>()
+                .ok()
+                .filter(|t| t.len() == 2)
+                .ok_or_else(|| invalid_argument(msg!("arg.replay_pair", index = i, item = &item)))?;
             let seat_obj = pair.get_item(0)?;
             let seat = index_arg(&seat_obj)
                 .and_then(|s| usize::try_from(s).ok())
-                .ok_or_else(|| invalid_argument(format!("action {i}: seat {seat_obj} does not exist")))?;
+                .ok_or_else(|| invalid_argument(msg!("arg.replay_seat", index = i, seat = &seat_obj)))?;
             steps.push((seat, extract_action(&pair.get_item(1)?)?));
         }
         Ok(py_result(GameState::replay(rules, players, seed, &steps))?.into())
@@ -553,7 +573,10 @@ impl PyGameState {
     /// inconsistent position raises `PositionError` (`bad_position`).
     #[staticmethod]
     #[pyo3(signature = (position, rules = None))]
-    fn from_position(position: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<Self> {
+    fn from_position(
+        position: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
+    ) -> PyResult<Self> {
         let pos = position_from_py(position)?;
         let state = match rules {
             None => GameState::from_position(&pos),
@@ -570,7 +593,8 @@ impl PyGameState {
 
     /// Read a state written by `to_json` (`PositionError` if it is not one).
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Self> {
+    fn from_json(#[pyo3(from_py_with = crate::cards::text_param)] text: String) -> PyResult<Self> {
+        let text = text.as_str();
         Ok(py_result(GameState::from_json(text))?.into())
     }
 
@@ -791,10 +815,15 @@ impl PyGameState {
     /// The legal actions of `seat` (default: `to_act`), sorted; empty when the
     /// engine does not wait for that seat.
     #[pyo3(signature = (seat = None))]
-    fn legal_actions(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyAction>> {
-        let seat = seat.map(|s| seat_arg(&self.state, s)).transpose()?;
-        let state = &self.state;
-        let actions = py.detach(|| state.legal_actions(seat));
+    fn legal_actions(slf: &Bound<'_, Self>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyAction>> {
+        // Work on a copy with the GIL released, and hold no borrow of this object
+        // meanwhile, so other threads may read or `apply` (docs/guarantees.md).
+        let (state, seat) = {
+            let this = slf.borrow();
+            let seat = seat.map(|s| seat_arg(&this.state, s)).transpose()?;
+            (this.state.clone(), seat)
+        };
+        let actions = slf.py().detach(|| state.legal_actions(seat));
         Ok(actions.into_iter().map(PyAction::from).collect())
     }
 
@@ -955,7 +984,11 @@ fn run_scenario_file(py: Python<'_>, path: PathBuf) -> PyScenarioReport {
 
 /// Run one scenario given as JSON text.
 #[pyfunction]
-fn run_scenario_text(py: Python<'_>, text: &str) -> PyScenarioReport {
+fn run_scenario_text(
+    py: Python<'_>,
+    #[pyo3(from_py_with = crate::cards::text_param)] text: String,
+) -> PyScenarioReport {
+    let text = text.as_str();
     PyScenarioReport {
         report: py.detach(|| game::run_scenario(text)),
     }

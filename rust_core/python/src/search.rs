@@ -6,6 +6,7 @@ use crate::args::{int_arg, players_arg, round_arg, threads_arg};
 use crate::cards::{cards_to_py, display_html, extract_cards, PyCard, PyMeld, PyRuleSet};
 use crate::errors::{invalid_argument, py_result};
 use liverpool_engine::card::{format_cards, CardCounts};
+use liverpool_engine::msg;
 use liverpool_engine::rules::{Contract, RuleSet};
 use liverpool_engine::search::{self, Arrangement, GoDown, PAD};
 
@@ -129,13 +130,16 @@ fn contract_of(round: &Bound<'_, PyAny>, rules: &RuleSet) -> PyResult<Contract> 
 
 /// Cards as a multiset, refused if the deck for `players` could not hold them
 /// (`too_many_copies`, or `no_jokers_in_profile` for a joker in a joker-free deck).
-fn counts_of(cards: &Bound<'_, PyAny>, rules: &RuleSet, players: u8, what: &str) -> PyResult<CardCounts> {
+fn counts_of(
+    cards: &Bound<'_, PyAny>,
+    rules: &RuleSet,
+    players: u8,
+    what: liverpool_engine::Message,
+) -> PyResult<CardCounts> {
     let cards = extract_cards(cards).map_err(|e| {
         // Not iterable at all (a float, None...): say so with a stable code.
         if e.is_instance_of::<PyTypeError>(cards.py()) {
-            invalid_argument(format!(
-                "{what} must be cards (a string, or an iterable of cards, strings or ids), not {cards}"
-            ))
+            invalid_argument(msg!("arg.cards", what = what.clone(), value = cards))
         } else {
             e
         }
@@ -144,15 +148,15 @@ fn counts_of(cards: &Bound<'_, PyAny>, rules: &RuleSet, players: u8, what: &str)
     for c in &cards {
         counts[c.id() as usize] += 1;
     }
-    let clamped = counts.map(|n| n.min(255) as u8);
-    py_result(rules.check_copies(&clamped, players, what))?;
-    Ok(CardCounts(clamped))
+    // The real counts in the message (never clamped); a hand that passes fits a byte.
+    py_result(rules.check_copies_wide(&counts, players, what))?;
+    Ok(CardCounts(counts.map(|n| n as u8)))
 }
 
 /// A hand checked against the largest deck the rule set can have (its `max_players`):
 /// refused only if no table of this profile could deal it.
 fn hand_of(hand: &Bound<'_, PyAny>, rules: &RuleSet) -> PyResult<CardCounts> {
-    counts_of(hand, rules, rules.max_players, "the hand")
+    counts_of(hand, rules, rules.max_players, msg!("what.the_hand"))
 }
 
 /// A 2-D uint8 array of card ids as (row-major bytes, row width). A `(n, 0)` array
@@ -163,12 +167,10 @@ fn batch_of(hands: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize)> {
             .getattr("dtype")
             .and_then(|d| Ok((d.str()?.to_string(), hands.getattr("ndim")?.to_string())))
         {
-            Ok((dtype, ndim)) => format!("a {ndim}-D array of {dtype}"),
-            Err(_) => format!("a {}", hands.get_type().name()?),
+            Ok((dtype, ndim)) => msg!("arg.array_kind", ndim = ndim, dtype = dtype),
+            Err(_) => msg!("arg.object_kind", kind = hands.get_type().name()?),
         };
-        return Err(invalid_argument(format!(
-            "hands must be a 2-D numpy array of uint8 card ids (0..=52, 255 pads short hands), not {what}"
-        )));
+        return Err(invalid_argument(msg!("arg.hands_array", what = what)));
     };
     let readonly = array.readonly();
     let (rows, width) = (readonly.shape()[0], readonly.shape()[1]);
@@ -200,7 +202,7 @@ fn batch_of(hands: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize)> {
 fn has_contract(
     hand: &Bound<'_, PyAny>,
     round: &Bound<'_, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
 ) -> PyResult<bool> {
     let rules = rules_ref(&rules);
     let contract = contract_of(round, rules)?;
@@ -223,7 +225,7 @@ fn has_contract(
 fn best_go_down(
     hand: &Bound<'_, PyAny>,
     round: &Bound<'_, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
 ) -> PyResult<Option<PyGoDown>> {
     let rules = rules_ref(&rules);
     let contract = contract_of(round, rules)?;
@@ -239,9 +241,7 @@ fn limit_arg(limit: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
             Ok(n) if n >= 0 => Ok(n as usize),
             // An int beyond 64 bits: no limit in practice, if it is positive.
             Err(true) if l.gt(0)? => Ok(usize::MAX),
-            _ => Err(invalid_argument(format!(
-                "limit must be a non-negative integer, not {l}"
-            ))),
+            _ => Err(invalid_argument(msg!("arg.limit", limit = l))),
         },
     }
 }
@@ -261,7 +261,7 @@ fn limit_arg(limit: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
 fn all_go_downs(
     hand: &Bound<'_, PyAny>,
     round: &Bound<'_, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PyGoDown>> {
     Ok(all_go_downs_limited(hand, round, rules, limit)?.0)
@@ -282,7 +282,7 @@ fn all_go_downs(
 fn all_go_downs_limited(
     hand: &Bound<'_, PyAny>,
     round: &Bound<'_, PyAny>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Vec<PyGoDown>, bool)> {
     let rules = rules_ref(&rules);
@@ -318,9 +318,9 @@ fn outs<'py>(
     let rules = rules_ref(&rules);
     let contract = contract_of(round, rules)?;
     let players = players_arg(players, rules)?;
-    let hand = counts_of(hand, rules, players, "the hand")?;
+    let hand = counts_of(hand, rules, players, msg!("what.the_hand"))?;
     let seen = match seen {
-        Some(s) => counts_of(s, rules, players, "seen")?,
+        Some(s) => counts_of(s, rules, players, msg!("what.seen_cards"))?,
         None => CardCounts::default(),
     };
     search::outs(&hand, &contract, rules, &seen, players)
@@ -337,7 +337,10 @@ fn outs<'py>(
 /// Arrangement(melds=['5♥ 6♥ 7♥ 8♥'], deadwood='8♠ 8♦', points=16)
 #[pyfunction]
 #[pyo3(signature = (hand, rules = None))]
-fn best_arrangement(hand: &Bound<'_, PyAny>, rules: Option<PyRef<'_, PyRuleSet>>) -> PyResult<PyArrangement> {
+fn best_arrangement(
+    hand: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
+) -> PyResult<PyArrangement> {
     let rules = rules_ref(&rules);
     Ok(PyArrangement {
         arrangement: search::best_arrangement(&hand_of(hand, rules)?, rules),

@@ -7,16 +7,17 @@
 
 use crate::args::{threads_arg, u64_arg};
 use crate::cards::{rules_or_default, PyRuleSet};
-use crate::errors::{invalid_argument, py_result};
+use crate::errors::{busy, invalid_argument, py_result};
 use crate::game::{PyAction, PyGameState};
 use liverpool_engine::bots::{Bot, BotKind, NativeBot};
 use liverpool_engine::game::GameState;
-use liverpool_engine::sim::{simulate_range, SimResult};
+use liverpool_engine::msg;
+use liverpool_engine::sim::{check_batch, simulate_range, SimResult};
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray2, PyArray3};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, TryLockError};
 use std::time::Instant;
 
 /// Bot names: a sequence of strings, or one comma-separated string.
@@ -27,12 +28,12 @@ fn bot_kinds(bots: &Bound<'_, PyAny>) -> PyResult<Vec<BotKind>> {
             let mut names = Vec::new();
             for item in bots
                 .try_iter()
-                .map_err(|_| invalid_argument(format!("bots must be a sequence of bot names, not {bots}")))?
+                .map_err(|_| invalid_argument(msg!("arg.bots", bots = bots)))?
             {
                 let item = item?;
                 let name = item
                     .cast::<PyString>()
-                    .map_err(|_| invalid_argument(format!("a bot name must be a string, not {item}")))?;
+                    .map_err(|_| invalid_argument(msg!("arg.bot_name", item = &item)))?;
                 names.push(name.to_str()?.to_owned());
             }
             names
@@ -48,21 +49,32 @@ fn bot_kinds(bots: &Bound<'_, PyAny>) -> PyResult<Vec<BotKind>> {
 /// `choose(state, seat)` returns the `Action` for `seat`, which must be
 /// `state.to_act`. The bot keeps its random generator between calls, so use one
 /// bot per seat and game for reproducible games.
-#[pyclass(name = "NativeBot", module = "liverpool._core")]
+///
+/// Threads (docs/guarantees.md): one `choose` at a time per bot. A second thread
+/// calling `choose` on the same bot while the first runs gets `ConcurrentUseError`
+/// (code `busy`) at once and the bot is unchanged; every other method may be called
+/// from any thread at any time.
+#[pyclass(name = "NativeBot", module = "liverpool._core", frozen)]
 pub struct PyNativeBot {
-    bot: NativeBot,
+    bot: Mutex<NativeBot>,
+    kind: BotKind,
     seed: u64,
 }
 
 #[pymethods]
 impl PyNativeBot {
     #[new]
-    #[pyo3(signature = (kind = "greedy", seed = None))]
-    fn new(kind: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(signature = (kind = String::from("greedy"), seed = None), text_signature = "(kind='greedy', seed=None)")]
+    fn new(
+        #[pyo3(from_py_with = crate::cards::kind_param)] kind: String,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let kind = kind.as_str();
         let seed = seed.map(|s| u64_arg(s, "seed")).transpose()?.unwrap_or(0);
         let kind = py_result(BotKind::parse(kind))?;
         Ok(PyNativeBot {
-            bot: kind.build(seed),
+            bot: Mutex::new(kind.build(seed)),
+            kind,
             seed,
         })
     }
@@ -70,7 +82,7 @@ impl PyNativeBot {
     /// `"greedy"` or `"random"`.
     #[getter]
     fn kind(&self) -> &'static str {
-        self.bot.kind().name()
+        self.kind.name()
     }
 
     #[getter]
@@ -82,30 +94,38 @@ impl PyNativeBot {
     /// `InvalidArgumentError` if `seat` is not the seat to act or the game is over.
     #[pyo3(signature = (state, seat = None))]
     fn choose(
-        &mut self,
+        &self,
         py: Python<'_>,
-        state: PyRef<'_, PyGameState>,
+        state: &Bound<'_, PyGameState>,
         seat: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyAction> {
-        let state = &state.state;
+        // The bot thinks on its own copy of the state with the GIL released, holding
+        // no borrow of the caller's state, which stays free for other threads.
+        let state = state.borrow().state.clone();
+        let state = &state;
         let Some(to_act) = state.to_act() else {
-            return Err(invalid_argument("the game is over: no seat has a decision to make"));
+            return Err(invalid_argument(msg!("arg.game_over")));
         };
         let seat = match seat {
             None => to_act,
             Some(s) => u64_arg(s, "seat")? as usize,
         };
         if seat != to_act {
-            return Err(invalid_argument(format!(
-                "seat {seat} has no decision to make: seat {to_act} is to act"
-            )));
+            return Err(invalid_argument(msg!("arg.not_to_act", seat = seat, to_act = to_act)));
         }
-        let bot = &mut self.bot;
+        let mut bot = match self.bot.try_lock() {
+            Ok(bot) => bot,
+            Err(TryLockError::WouldBlock) => return Err(busy(msg!("busy.native_bot"))),
+            // A panic inside `choose` was turned into an exception; the bot's state is
+            // still a valid bot (its RNG may have advanced).
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+        };
+        let bot = &mut *bot;
         Ok(py.detach(|| bot.choose(state, seat)).into())
     }
 
     fn __repr__(&self) -> String {
-        format!("NativeBot('{}', seed={})", self.bot.kind().name(), self.seed)
+        format!("NativeBot('{}', seed={})", self.kind.name(), self.seed)
     }
 }
 
@@ -122,9 +142,10 @@ fn game_seeds(
     let index = u64_arg(index, "index")?;
     let players = u64_arg(players, "players")?;
     if players > liverpool_engine::game::MAX_SEATS as u64 {
-        return Err(invalid_argument(format!(
-            "{players} players: at most {}",
-            liverpool_engine::game::MAX_SEATS
+        return Err(invalid_argument(msg!(
+            "arg.players_max",
+            players = players,
+            max = liverpool_engine::game::MAX_SEATS
         )));
     }
     Ok(liverpool_engine::sim::game_seeds(seed, index, players as usize))
@@ -176,12 +197,12 @@ pub struct PySimulationResult {
 }
 
 fn array2<T: numpy::Element>(py: Python<'_>, data: Vec<T>, shape: (usize, usize)) -> PyResult<Py<PyArray2<T>>> {
-    let a = Array2::from_shape_vec(shape, data).map_err(|e| invalid_argument(format!("result shape: {e}")))?;
+    let a = Array2::from_shape_vec(shape, data).map_err(|e| invalid_argument(msg!("arg.internal", error = e)))?;
     Ok(a.into_pyarray(py).unbind())
 }
 
 fn array3<T: numpy::Element>(py: Python<'_>, data: Vec<T>, shape: (usize, usize, usize)) -> PyResult<Py<PyArray3<T>>> {
-    let a = Array3::from_shape_vec(shape, data).map_err(|e| invalid_argument(format!("result shape: {e}")))?;
+    let a = Array3::from_shape_vec(shape, data).map_err(|e| invalid_argument(msg!("arg.internal", error = e)))?;
     Ok(a.into_pyarray(py).unbind())
 }
 
@@ -235,11 +256,13 @@ fn simulate(
     games: &Bound<'_, PyAny>,
     seed: Option<&Bound<'_, PyAny>>,
     bots: Option<&Bound<'_, PyAny>>,
-    rules: Option<PyRef<'_, PyRuleSet>>,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     threads: Option<&Bound<'_, PyAny>>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PySimulationResult> {
     let games = u64_arg(games, "games")?;
+    // The limit is the whole batch's, not each chunk's.
+    py_result(check_batch(games))?;
     let seed = seed.map(|s| u64_arg(s, "seed")).transpose()?.unwrap_or(0);
     let kinds = match bots {
         Some(b) => bot_kinds(b)?,
@@ -249,7 +272,7 @@ fn simulate(
     let progress = progress.filter(|p| !p.is_none());
     if let Some(p) = progress {
         if !p.is_callable() {
-            return Err(invalid_argument("progress must be a callable progress(done, total)"));
+            return Err(invalid_argument(msg!("arg.progress")));
         }
     }
     let rules = Arc::new(rules_or_default(rules));

@@ -14,6 +14,7 @@
 mod action;
 mod legal;
 mod position;
+mod reachable;
 pub mod scenario;
 mod serde_cards;
 mod snapshot;
@@ -28,6 +29,7 @@ mod tests_w;
 pub use action::{Action, Event, EventKind, RoundEnd, RoundEndReason};
 pub use legal::GO_DOWN_LIMIT;
 pub use position::{Position, PositionCalls, PositionMeld, PositionRng, PositionWindow};
+pub use reachable::MAX_SCORE;
 pub use scenario::{apply_step, run_file, run_paths, run_scenario, RunSummary, ScenarioReport};
 pub use snapshot::Step;
 pub use state::{BuyWindow, CallKind, CallWindow, GameState, Phase, TableMeld, MAX_SEATS};

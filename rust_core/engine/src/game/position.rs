@@ -11,6 +11,7 @@ use super::serde_cards;
 use super::state::{BuyWindow, CallKind, CallWindow, GameState, Phase, SeatState, TableMeld, MAX_SEATS};
 use crate::card::{Card, CardCounts, CARD_KINDS};
 use crate::error::{Error, ErrorCode, Message, Result};
+use crate::limits::{read_capped, ReadError, MAX_INPUT_BYTES};
 use crate::meld::{Meld, MeldKind};
 use crate::msg;
 use crate::rng::Rng;
@@ -156,6 +157,23 @@ pub struct Position {
     pub rng: Option<PositionRng>,
 }
 
+/// `bad_position` for an input of `bytes` bytes, beyond the limit `max`.
+pub(crate) fn too_large(bytes: u64, max: usize) -> Error {
+    Error::with(
+        ErrorCode::BadPosition,
+        None,
+        msg!("input.too_large", bytes = bytes, max = max),
+    )
+}
+
+/// Refuse a text longer than `max` bytes before parsing it.
+pub(crate) fn check_size(bytes: usize, max: usize) -> Result<()> {
+    if bytes > max {
+        return Err(too_large(bytes as u64, max));
+    }
+    Ok(())
+}
+
 fn bad<T>(msg: Message) -> Result<T> {
     Err(Error::with(ErrorCode::BadPosition, None, msg))
 }
@@ -175,6 +193,7 @@ fn field_error(field: &'static str) -> impl Fn(Error) -> Error {
 impl Position {
     /// Parse a position from JSON; unknown fields are ignored.
     pub fn from_json(text: &str) -> Result<Position> {
+        check_size(text.len(), MAX_INPUT_BYTES)?;
         serde_json::from_str(text)
             .map_err(|e| Error::with(ErrorCode::BadPosition, None, msg!("position.bad_json", error = e)))
     }
@@ -189,12 +208,13 @@ impl Position {
     }
 
     pub fn load(path: &Path) -> Result<Position> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            Error::with(
+        let text = read_capped(path, MAX_INPUT_BYTES).map_err(|e| match e {
+            ReadError::Io(e) => Error::with(
                 ErrorCode::BadPosition,
                 None,
                 msg!("file.cannot_read", path = path.display(), error = e),
-            )
+            ),
+            ReadError::TooLarge { bytes, max } => too_large(bytes, max),
         })?;
         Position::from_json(&text)
     }
@@ -429,6 +449,7 @@ impl GameState {
             rules,
         };
         state.validate()?;
+        state.check_reachable()?;
         Ok(state)
     }
 

@@ -9,6 +9,7 @@ use super::position::Position;
 use super::state::{GameState, Phase};
 use crate::card::{format_cards, Card};
 use crate::error::{Error, ErrorCode};
+use crate::limits::{read_capped, ReadError, MAX_INPUT_BYTES};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -73,7 +74,7 @@ pub fn run_file(path: &Path) -> ScenarioReport {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "?".into());
-    match std::fs::read_to_string(path) {
+    match read_capped(path, MAX_INPUT_BYTES) {
         Ok(text) => {
             let mut r = run_text(&text, Some(&fallback_id));
             r.path = Some(path.to_path_buf());
@@ -82,7 +83,10 @@ pub fn run_file(path: &Path) -> ScenarioReport {
         Err(e) => ScenarioReport {
             id: fallback_id,
             path: Some(path.to_path_buf()),
-            failure: Some(format!("cannot read {}: {e}", path.display())),
+            failure: Some(match e {
+                ReadError::Io(e) => format!("cannot read {}: {e}", path.display()),
+                ReadError::TooLarge { bytes, max } => too_large(bytes, max),
+            }),
             steps_run: 0,
         },
     }
@@ -118,6 +122,10 @@ pub fn run_paths(paths: &[PathBuf]) -> RunSummary {
     summary
 }
 
+fn too_large(bytes: u64, max: usize) -> String {
+    format!("the scenario has {bytes} bytes, more than the limit of {max}")
+}
+
 fn run_text(text: &str, fallback_id: Option<&str>) -> ScenarioReport {
     let mut report = ScenarioReport {
         id: fallback_id.unwrap_or("(no id)").to_string(),
@@ -125,6 +133,10 @@ fn run_text(text: &str, fallback_id: Option<&str>) -> ScenarioReport {
         failure: None,
         steps_run: 0,
     };
+    if text.len() > MAX_INPUT_BYTES {
+        report.failure = Some(too_large(text.len() as u64, MAX_INPUT_BYTES));
+        return report;
+    }
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {

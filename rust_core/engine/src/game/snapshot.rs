@@ -39,6 +39,7 @@ impl GameState {
     /// Read a state written by [`GameState::to_json`]; `bad_position` if it is not one
     /// or is inconsistent.
     pub fn from_json(text: &str) -> Result<GameState> {
+        super::position::check_size(text.len(), crate::limits::MAX_SNAPSHOT_BYTES)?;
         let snap: Snapshot = serde_json::from_str(text)
             .map_err(|e| Error::with(ErrorCode::BadPosition, None, msg!("snapshot.bad_json", error = e)))?;
         GameState::from_snapshot(snap)

@@ -785,7 +785,7 @@ impl GameState {
             return e;
         }
         let points = self.rules.failed_go_down_penalty;
-        self.seats[seat].penalty += i32::from(points);
+        self.seats[seat].penalty = self.seats[seat].penalty.saturating_add(i32::from(points));
         self.history.push(seat as u8, action);
         let reason = e.to_message();
         e.reworded(msg!(
@@ -1423,7 +1423,7 @@ impl GameState {
                 recycled = r;
                 let penalty = penalty.expect("checked: a penalty card is available");
                 self.seats[s].hand.0[penalty.id() as usize] += 1;
-                self.seats[s].buys += 1;
+                self.seats[s].buys = self.seats[s].buys.saturating_add(1);
                 then = if self.rules.buying == BuyingRule::Single {
                     // C-5 / W-6: one buy closes the window.
                     self.close_window(w.draw_after)
@@ -1728,8 +1728,9 @@ impl GameState {
             } else {
                 0
             };
-            seat.round_score = left + bonus + seat.penalty;
-            seat.total += seat.round_score;
+            // Saturating: loaded totals are bounded (MAX_SCORE), but never wrap.
+            seat.round_score = left.saturating_add(bonus).saturating_add(seat.penalty);
+            seat.total = seat.total.saturating_add(seat.round_score);
         }
         self.went_out = winner;
         // The turn ended with the round: its turn-scoped flags no longer apply (and
@@ -1814,12 +1815,8 @@ impl GameState {
                 all[id] += k as u32;
             }
         }
-        let mut counts = [0u8; CARD_KINDS];
-        for (c, a) in counts.iter_mut().zip(all) {
-            *c = a.min(255) as u8;
-        }
         self.rules
-            .check_copies(&counts, self.players, msg!("what.the_position"))
+            .check_copies_wide(&all, self.players, msg!("what.the_position"))
             .map_err(|e| Error::with(ErrorCode::BadPosition, e.rule, e.to_message()))?;
         for (i, m) in self.table.iter().enumerate() {
             if m.owner >= n {

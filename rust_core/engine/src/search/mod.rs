@@ -42,7 +42,6 @@ use cands::{Cand, Pool};
 use dfs::{search_go_down, BestKey, Collect, Exists, Found, MaxPoints, Scratch};
 use rayon::prelude::*;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// A way to lay a round's contract: the melds and what stays in hand.
@@ -124,7 +123,7 @@ fn name_melds(cands: &[Cand], hand: &CardCounts, rules: &RuleSet) -> (Vec<Meld>,
             // search, not bad input. Lengths were checked by the search (whole-hand
             // runs have their own minimum).
             let meld = match cand.kind {
-                MeldKind::Set => Meld::set(&cards, rules),
+                MeldKind::Set => Meld::set_unchecked(&cards, rules),
                 MeldKind::Run => Meld::run_min_len(&cards, rules, 1),
             };
             meld.expect("the search builds only legal melds")
@@ -339,9 +338,8 @@ fn check_rows(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Result<()> {
         if counts[..52].iter().all(|&n| n <= max_copies) && counts[JOKER_ID as usize] <= max_jokers {
             return None;
         }
-        let clamped: [u8; CARD_KINDS] = counts.map(|n| n.min(255) as u8);
         rules
-            .check_copies(&clamped, rules.max_players, msg!("what.hand", index = i))
+            .check_copies_wide(&counts, rules.max_players, msg!("what.hand", index = i))
             .err()
     });
     bad.map_or(Ok(()), Err)
@@ -400,38 +398,62 @@ pub fn deadwood_batch(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Resul
         .collect())
 }
 
+/// Most threads one call may ask for.
+pub const MAX_THREADS: usize = 1024;
+
+/// Most rayon pools kept alive at once (one per thread count, least recently used
+/// dropped first): a program that asks for many different counts does not pile up
+/// OS threads (issue 8).
+pub const MAX_CACHED_POOLS: usize = 4;
+
+/// The kept pools, most recently used last. A dropped pool's threads exit once the
+/// calls that still hold it (an `Arc`) return.
+static POOLS: OnceLock<PoolCache> = OnceLock::new();
+
+/// `(threads, pool)`, most recently used last.
+type PoolCache = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
+
 /// Run `f` on a rayon pool of `threads` threads (`None`: the global pool, one thread
-/// per core). Pools are built once per size and kept, so repeated batches pay nothing.
+/// per core). Pools are built once per size and kept (at most [`MAX_CACHED_POOLS`]
+/// of them), so repeated batches pay nothing.
 pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
     let Some(n) = threads else { return Ok(f()) };
-    if n == 0 || n > 1024 {
+    if n == 0 || n > MAX_THREADS {
         return Err(Error::with(
             ErrorCode::InvalidArgument,
             None,
             msg!("threads.out_of_range", threads = n),
         ));
     }
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
     let pool = {
         let mut pools = POOLS
             .get_or_init(Default::default)
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        match pools.get(&n) {
-            Some(p) => Arc::clone(p),
-            None => {
-                let p = rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| {
-                    Error::with(
-                        ErrorCode::InvalidArgument,
-                        None,
-                        msg!("threads.cannot_start", threads = n, error = e),
-                    )
-                })?;
-                let p = Arc::new(p);
-                pools.insert(n, Arc::clone(&p));
-                p
-            }
+        let pool = match pools.iter().position(|(k, _)| *k == n) {
+            Some(i) => pools.remove(i).1,
+            None => Arc::new(rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| {
+                Error::with(
+                    ErrorCode::InvalidArgument,
+                    None,
+                    msg!("threads.cannot_start", threads = n, error = e),
+                )
+            })?),
+        };
+        pools.push((n, Arc::clone(&pool)));
+        if pools.len() > MAX_CACHED_POOLS {
+            pools.remove(0);
         }
+        pool
     };
     Ok(pool.install(f))
+}
+
+/// The thread counts whose pools [`with_threads`] keeps now, least recently used first.
+pub fn cached_pools() -> Vec<usize> {
+    let pools = POOLS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    pools.iter().map(|(n, _)| *n).collect()
 }
