@@ -1,4 +1,4 @@
-"""Rule-conformance scenarios (``shared/CONFORMANCE.md``) and the ``liverpool conformance`` command.
+"""Rule-conformance scenarios (``docs/conformance.md``) and the ``liverpool conformance`` command.
 
 A scenario is a position, steps played from it, and what must be true after each
 step. The engine runs them (``liverpool._core.run_scenario_file``); this module
