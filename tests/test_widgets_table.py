@@ -589,3 +589,13 @@ def test_game_over_shows_a_winner_banner_and_marked_totals(language: str, banner
         assert re.search(rf"class='lp-winner'[^>]*>.*?</svg>{state.totals[seat]}</td>", ui.scores.value)
     legend = {"en": "★ went out", "pt": "★ bateu", "es": "★ salió"}[language]
     assert legend in ui.scores.value
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "liverpool-classic"])
+def test_call_buttons_show_only_where_the_rules_have_calls(preset: str) -> None:
+    """W-7: the rummy and Liverpool calls exist in profile W only; elsewhere their buttons are hidden."""
+    ui = card_table(seed=1, rules=preset)
+    rules = json.loads(RuleSet(preset).to_json())
+    assert (ui.buttons["call_rummy"].layout.display != "none") == rules["rummy_call"]
+    assert (ui.buttons["call_liverpool"].layout.display != "none") == rules["liverpool_call"]
+    assert ui.buttons["discard"].layout.display != "none"

@@ -52,6 +52,7 @@ Stable DOM hooks (CSS classes, for the browser test and for styling):
 from __future__ import annotations
 
 import html
+import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -395,6 +396,13 @@ def shown_seats(kinds: Sequence[str]) -> list[bool]:
     return [index <= last + 1 for index in range(len(kinds))]
 
 
+def calls_absent(rules: RuleSet) -> set[str]:
+    """The call buttons (W-7) that this rule set never offers, so the table hides them.
+    Read from the rule set's own options, never decided here."""
+    options = json.loads(rules.to_json())
+    return {name for name, key in (("call_rummy", "rummy_call"), ("call_liverpool", "liverpool_call")) if not options.get(key)}
+
+
 def card_table(
     *,
     rules: str | RuleSet = "liverpool",
@@ -603,9 +611,11 @@ def card_table(
             legal_names = {a.name for a in driver.legal()}
             if driver.waiting_for_human and state.can(driver.human, Action.decline_discard()):
                 legal_names.add("decline_discard")  # accepted, never listed (L-5.1)
+            absent = calls_absent(state.rules)
             for name, button in buttons.items():
                 button.disabled = name not in legal_names
                 button.button_style = "" if button.disabled else BUTTON_STYLES.get(name, "primary")
+                button.layout.display = "none" if name in absent else None
             auto_button.disabled = not driver.waiting_for_human
             can_stage = "go_down" in legal_names
             add_meld_button.disabled = clear_melds_button.disabled = not can_stage
