@@ -11,30 +11,30 @@ use crate::rules::{BuyingRule, RuleSet};
 use serde_json::json;
 use std::sync::Arc;
 
-fn c(s: &str) -> Card {
+pub(super) fn c(s: &str) -> Card {
     Card::parse(s).unwrap()
 }
-fn cs(s: &str) -> Vec<Card> {
+pub(super) fn cs(s: &str) -> Vec<Card> {
     parse_cards(&s.split_whitespace().collect::<Vec<_>>()).unwrap()
 }
-fn sorted(mut v: Vec<Card>) -> Vec<Card> {
+pub(super) fn sorted(mut v: Vec<Card>) -> Vec<Card> {
     v.sort();
     v
 }
 
 /// A state from a position given as a JSON value (profile L unless it says otherwise).
-fn state(v: serde_json::Value) -> GameState {
+pub(super) fn state(v: serde_json::Value) -> GameState {
     GameState::from_position(&Position::from_value(v).unwrap()).unwrap()
 }
 
 /// Apply, expecting success.
-fn ok(g: &mut GameState, seat: usize, a: Action) -> Event {
+pub(super) fn ok(g: &mut GameState, seat: usize, a: Action) -> Event {
     g.apply(seat, &a)
         .unwrap_or_else(|e| panic!("{} by seat {seat} refused: {e}", a.name()))
 }
 
 /// Apply, expecting a refusal with `code` that changes nothing; returns the error.
-fn refused(g: &mut GameState, seat: usize, a: Action, code: ErrorCode) -> crate::error::Error {
+pub(super) fn refused(g: &mut GameState, seat: usize, a: Action, code: ErrorCode) -> crate::error::Error {
     let before = g.clone();
     let e = g.apply(seat, &a).expect_err("the action should be refused");
     assert_eq!(e.code, code, "{}: {e}", a.name());
@@ -63,14 +63,14 @@ fn draw(g: &mut GameState, seat: usize) -> Event {
     }
 }
 
-fn lay(meld: usize, cards: &str) -> Action {
+pub(super) fn lay(meld: usize, cards: &str) -> Action {
     Action::LayOff {
         meld,
         cards: cs(cards),
         end: None,
     }
 }
-fn discard(card: &str) -> Action {
+pub(super) fn discard(card: &str) -> Action {
     Action::Discard { card: c(card) }
 }
 

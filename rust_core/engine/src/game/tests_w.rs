@@ -3,59 +3,21 @@
 //! the invariants of `tests.rs` with the W-9 exception (a refused go-down attempt
 //! is charged).
 
+use super::tests::{c, cs, discard, lay, ok, refused, sorted, state};
 use super::*;
-use crate::card::{parse_cards, Card};
+use crate::card::Card;
 use crate::error::ErrorCode;
 use crate::rng::Rng;
 use crate::rules::{BuyPriority, RuleSet};
 use serde_json::json;
 use std::sync::Arc;
 
-fn c(s: &str) -> Card {
-    Card::parse(s).unwrap()
-}
-fn cs(s: &str) -> Vec<Card> {
-    parse_cards(&s.split_whitespace().collect::<Vec<_>>()).unwrap()
-}
-fn sorted(mut v: Vec<Card>) -> Vec<Card> {
-    v.sort();
-    v
-}
-
 /// A profile W state from a position given as JSON (the profile is set here).
 fn w_state(mut v: serde_json::Value) -> GameState {
     v["profile"] = json!("liverpool-classic");
-    GameState::from_position(&Position::from_value(v).unwrap()).unwrap()
+    state(v)
 }
 
-fn ok(g: &mut GameState, seat: usize, a: Action) -> Event {
-    g.apply(seat, &a)
-        .unwrap_or_else(|e| panic!("{} by seat {seat} refused: {e}", a.name()))
-}
-
-/// Apply, expecting a refusal with `code` that changes nothing.
-fn refused(g: &mut GameState, seat: usize, a: Action, code: ErrorCode) -> crate::error::Error {
-    let before = g.clone();
-    let e = g.apply(seat, &a).expect_err("the action should be refused");
-    assert_eq!(e.code, code, "{}: {e}", a.name());
-    assert!(
-        *g == before && g.history() == before.history(),
-        "a refused {} changed the state",
-        a.name()
-    );
-    e
-}
-
-fn lay(meld: usize, cards: &str) -> Action {
-    Action::LayOff {
-        meld,
-        cards: cs(cards),
-        end: None,
-    }
-}
-fn discard(card: &str) -> Action {
-    Action::Discard { card: c(card) }
-}
 fn go_down(melds: &[&str]) -> Action {
     Action::GoDown {
         melds: melds.iter().map(|m| cs(m)).collect(),
