@@ -16,9 +16,9 @@ from liverpool.widgets.scenario import (
     describe_action,
     describe_event,
     describe_refusal,
-    go_down_explorer,
     scenario_player,
 )
+from liverpool.widgets.explorer import go_down_explorer
 from liverpool.widgets.table import card_table
 
 __all__ = [

@@ -40,51 +40,12 @@ def cards_html(cards: Iterable[Card | str]) -> str:
     return display.cards_html(list(cards), width=36)
 
 
-def go_down_explorer(
-    hand: str = "7♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥ 7♦", round: int = 1, rules: RuleSet | None = None
-) -> SimpleNamespace:
-    """A hand box, a round picker and a button that asks the engine for the best go-down.
-
-    Returns a namespace with ``box`` (display it), ``hand``, ``round``, ``button``, ``result``.
-    """
-    import ipywidgets as widgets
-
-    rules = rules or RuleSet()
-    hand_box = widgets.Text(value=hand, description=_t("explorer_hand"), style={"description_width": "initial"}, layout=widgets.Layout(width="36em"))
-    round_picker = widgets.Dropdown(
-        options=[(f"{r}: {display.contract_words(rules, r)}", r) for r in range(1, rules.rounds + 1)],
-        value=round,
-        description=_t("explorer_round"),
-        style={"description_width": "initial"},
-        layout=widgets.Layout(width="auto"),  # the contract words in full
-    )
-    button = widgets.Button(description=_t("explorer_button"), button_style="primary")
-    result = widgets.HTML()
-
-    def explain(_: Any = None) -> None:
-        try:
-            cards = liverpool.parse_cards(hand_box.value)
-            best = liverpool.best_go_down(cards, round_picker.value, rules)
-        except LiverpoolError as error:
-            result.value = f"<b>{html.escape(type(error).__name__)}</b> {html.escape(narration.describe_refusal(error))}"
-            return
-        if best is None:
-            words = display.contract_words(rules, round_picker.value)
-            result.value = html.escape(_t("explorer_none", contract=words))
-            return
-        result.value = display.go_down_html(best)
-
-    button.on_click(explain)
-    explain()
-    box = widgets.VBox([widgets.HBox([hand_box, round_picker, button]), result])
-    return SimpleNamespace(box=box, hand=hand_box, round=round_picker, button=button, result=result)
-
-
 # --- game widgets: a board view and a step-through scenario player (notebooks 02, 03) ---
 
 _REFUSED = "color:#c0392b;"
 _MESSAGE = "margin-top:4px;padding:4px 6px;border-left:3px solid #999;background:#f6f6f6;"
 _MISMATCH = "color:#fff;background:#c0392b;padding:0 4px;border-radius:3px;"
+
 
 def describe_action(seat: int, action: Action | dict[str, Any]) -> str:
     """A short sentence for ``action`` by ``seat`` (an ``Action`` or a step dict), in the
