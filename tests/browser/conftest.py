@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -23,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from liverpool.serve import stop
 
 from .browser_support import (
     CHROMIUM,
@@ -110,12 +111,7 @@ def voila_url(browser_work_dir: Path) -> Iterator[str]:
                 time.sleep(0.2)
         yield url
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server)  # the same SIGTERM-then-kill as `liverpool serve`
         log.close()
 
 
