@@ -827,6 +827,20 @@ impl PyGameState {
         Ok(actions.into_iter().map(PyAction::from).collect())
     }
 
+    /// The expert bot's suggested move for `seat` (default: `to_act`) and why, read
+    /// from that seat's view only: a `Hint`. `budget`: determinizations (default:
+    /// the expert's); `seed`: the expert's seed.
+    #[pyo3(signature = (seat = None, budget = None, seed = None))]
+    fn hint(
+        &self,
+        py: Python<'_>,
+        seat: Option<&Bound<'_, PyAny>>,
+        budget: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<crate::hint::PyHint> {
+        crate::hint::hint(py, &self.state, seat, budget, seed)
+    }
+
     /// Raise the typed error that refuses `action` by `seat` now; `None` if it is legal.
     fn check(&self, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let seat = seat_arg(&self.state, seat)?;

@@ -11,6 +11,7 @@ mod cards;
 mod deal;
 mod errors;
 mod game;
+mod hint;
 mod search;
 mod sim;
 
@@ -22,6 +23,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     search::register(m)?;
     deal::register(m)?;
     game::register(m)?;
+    hint::register(m)?;
     sim::register(m)?;
     Ok(())
 }

@@ -4,6 +4,8 @@
 //! - [`GreedyBot`]: goes down as soon as it can, sheds cards, buys and takes the
 //!   discard when it helps, discards its least useful card. Cheap enough for
 //!   thousands of full games per second per core (see `examples/greedy_games.rs`).
+//! - [`ExpertBot`]: determinized Monte Carlo search over the cards its seat cannot
+//!   see (only its [`crate::game::InfoSet`]), greedy play-outs to the end of the round.
 //!
 //! Every bot is deterministic given its seed: all its randomness comes from its own
 //! [`crate::rng::Rng`]. Bots only choose; the engine still checks every action.
@@ -23,12 +25,14 @@
 //! ```
 
 mod estimate;
+mod expert;
 mod greedy;
 mod random;
 #[cfg(test)]
 mod tests;
 
 pub use estimate::{cards_missing, connections, could_help, could_meld, estimate, every_card_could_run, Estimate};
+pub use expert::{Advice, ExpertBot, ExpertBudget};
 pub use greedy::GreedyBot;
 pub use random::RandomBot;
 
@@ -49,16 +53,18 @@ pub trait Bot {
 pub enum BotKind {
     Random,
     Greedy,
+    Expert,
 }
 
 impl BotKind {
-    pub const ALL: [BotKind; 2] = [BotKind::Random, BotKind::Greedy];
+    pub const ALL: [BotKind; 3] = [BotKind::Random, BotKind::Greedy, BotKind::Expert];
 
-    /// `"random"` or `"greedy"`.
+    /// `"random"`, `"greedy"` or `"expert"`.
     pub fn name(self) -> &'static str {
         match self {
             BotKind::Random => "random",
             BotKind::Greedy => "greedy",
+            BotKind::Expert => "expert",
         }
     }
 
@@ -80,6 +86,7 @@ impl BotKind {
         match self {
             BotKind::Random => NativeBot::Random(RandomBot::new(seed)),
             BotKind::Greedy => NativeBot::Greedy(GreedyBot::new(seed)),
+            BotKind::Expert => NativeBot::Expert(ExpertBot::new(seed)),
         }
     }
 }
@@ -92,6 +99,7 @@ impl BotKind {
 pub enum NativeBot {
     Random(RandomBot),
     Greedy(GreedyBot),
+    Expert(ExpertBot),
 }
 
 impl NativeBot {
@@ -99,6 +107,7 @@ impl NativeBot {
         match self {
             NativeBot::Random(_) => BotKind::Random,
             NativeBot::Greedy(_) => BotKind::Greedy,
+            NativeBot::Expert(_) => BotKind::Expert,
         }
     }
 }
@@ -108,6 +117,7 @@ impl Bot for NativeBot {
         match self {
             NativeBot::Random(b) => b.choose(state, seat),
             NativeBot::Greedy(b) => b.choose(state, seat),
+            NativeBot::Expert(b) => b.choose(state, seat),
         }
     }
 }

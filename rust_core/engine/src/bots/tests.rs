@@ -353,3 +353,225 @@ fn bot_names() {
     assert_eq!(e.code, crate::error::ErrorCode::InvalidArgument);
     assert!(e.message.contains("greedy"));
 }
+
+// ----- the expert bot ------------------------------------------------------------
+
+/// A small budget: debug builds are slow, and these tests check behaviour, not strength.
+fn small_expert(seed: u64) -> ExpertBot {
+    ExpertBot::with_budget(
+        seed,
+        ExpertBudget {
+            determinizations: 2,
+            discard_candidates: 2,
+        },
+    )
+}
+
+/// A game of four greedy bots after `steps` actions (stopping early at game over).
+fn greedy_game_after(seed: u64, steps: usize) -> GameState {
+    let mut g = GameState::new_liverpool(seed);
+    let mut bots: Vec<GreedyBot> = (0..4).map(|s| GreedyBot::new(seed * 8 + s)).collect();
+    for _ in 0..steps {
+        let Some(seat) = g.to_act() else { break };
+        if g.is_round_over() {
+            break;
+        }
+        let a = bots[seat].choose(&g, seat);
+        g.apply(seat, &a).unwrap();
+    }
+    g
+}
+
+/// The same game with a card the seat to act cannot see moved: a card of another
+/// hand (not one the history shows it took) trades places with a stock card, and
+/// the game's RNG (future reshuffles) changes. `None` when no such swap exists.
+fn hidden_swap(g: &GameState, seat: usize, pick: usize) -> Option<GameState> {
+    let info = g.info_set(seat);
+    let others: Vec<usize> = (0..g.players()).filter(|&s| s != seat).collect();
+    let holder = others[pick % others.len()];
+    let stock_card = *g.stock.first()?;
+    let hidden: Vec<Card> = g
+        .hand(holder)
+        .to_cards()
+        .into_iter()
+        .filter(|&c| c != stock_card && info.known(holder).get(c) == 0)
+        .collect();
+    let card = *hidden.get(pick % hidden.len().max(1))?;
+    let mut h = g.clone();
+    h.seats[holder].hand.0[card.id() as usize] -= 1;
+    h.seats[holder].hand.0[stock_card.id() as usize] += 1;
+    h.stock[0] = card;
+    h.stock.reverse();
+    h.rng = crate::rng::Rng::from_seed(pick as u64 + 99);
+    assert_ne!(&h, g);
+    Some(h)
+}
+
+#[test]
+fn expert_decisions_ignore_cards_the_seat_cannot_see() {
+    // Two states that differ only in hidden cards give the same decision for a fixed
+    // seed, in every kind of decision met along greedy games (draw, buy, play…).
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut compared = 0;
+    for case in 0..24u64 {
+        let g = greedy_game_after(case, 3 + (case as usize * 7) % 40);
+        let Some(seat) = g.to_act() else { continue };
+        let Some(h) = hidden_swap(&g, seat, case as usize) else {
+            continue;
+        };
+        let expert = small_expert(case);
+        let (a, b) = (expert.advise(&g, seat), expert.advise(&h, seat));
+        assert_eq!(a.action, b.action, "case {case}: phase {:?}", g.phase());
+        assert_eq!(a.reason, b.reason);
+        kinds.insert(g.phase().name());
+        compared += 1;
+    }
+    assert!(compared >= 15, "{compared}");
+    assert!(kinds.contains("draw") && kinds.contains("play"), "{kinds:?}");
+}
+
+#[test]
+fn info_set_samples_are_consistent_with_what_the_seat_saw() {
+    for case in 0..12u64 {
+        let g = greedy_game_after(100 + case, 5 + case as usize * 6);
+        let seat = (case % 4) as usize;
+        let info = g.info_set(seat);
+        let mut rng = crate::rng::Rng::from_seed(case);
+        for _ in 0..3 {
+            let s = info.sample(&mut rng);
+            // What the seat sees is unchanged …
+            assert_eq!(s.hand(seat), g.hand(seat));
+            assert_eq!(s.discard_pile(), g.discard_pile());
+            assert_eq!(s.table(), g.table());
+            assert_eq!(s.hand_sizes(), g.hand_sizes());
+            assert_eq!(s.stock().len(), g.stock().len());
+            assert_eq!((s.phase(), s.to_act()), (g.phase(), g.to_act()));
+            // … the cards known from the history are where they were seen going …
+            for other in (0..4).filter(|&o| o != seat) {
+                let known = info.known(other);
+                for card in known.to_cards() {
+                    assert!(s.hand(other).get(card) >= known.get(card), "{card}");
+                    assert!(g.hand(other).get(card) >= known.get(card), "{card} known wrongly");
+                }
+            }
+            // … and the deck is whole (L-1.2).
+            let mut all = CardCounts::from_cards(s.stock());
+            all.add(&CardCounts::from_cards(s.discard_pile()));
+            for t in s.table() {
+                all.add(&CardCounts::from_cards(t.meld.cards()));
+            }
+            for o in 0..4 {
+                all.add(s.hand(o));
+            }
+            assert_eq!(all, CardCounts::from_cards(&crate::deal::new_deck(g.rules(), 4)));
+        }
+    }
+}
+
+#[test]
+fn info_set_knows_the_card_another_seat_took() {
+    // L-5.1: a taken discard is public; it stays known until laid down or discarded.
+    let mut g = worked_example();
+    g.apply(0, &Action::TakeDiscard).unwrap();
+    let info = g.info_set(1);
+    // The game was loaded from a position: the history starts with the take, and
+    // the pile before it is unknown, so nothing is claimed…
+    assert_eq!(info.known(0).total(), 0);
+    // … but in a game played from its deal, a take names the card.
+    let mut g = GameState::new_liverpool(5);
+    let mut bots: Vec<GreedyBot> = (0..4).map(GreedyBot::new).collect();
+    let mut checked = 0;
+    while let Some(seat) = g.to_act() {
+        if g.round() > 2 {
+            break;
+        }
+        let top = g.discard_top();
+        let a = bots[seat].choose(&g, seat);
+        g.apply(seat, &a).unwrap();
+        if a == Action::TakeDiscard && g.history().len() > 3 {
+            let card = top.unwrap();
+            let watcher = (seat + 1) % 4;
+            assert!(g.info_set(watcher).known(seat).get(card) >= 1, "{card}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn expert_is_deterministic_by_seed() {
+    for case in 0..6u64 {
+        let g = greedy_game_after(200 + case, 4 + case as usize * 9);
+        let Some(seat) = g.to_act() else { continue };
+        let a = small_expert(7).advise(&g, seat).action;
+        assert_eq!(small_expert(7).advise(&g, seat).action, a);
+        assert!(g.can(seat, &a), "{a:?}");
+    }
+}
+
+#[test]
+fn expert_cuts_exactly_where_the_cut_earns_a_bonus() {
+    // L-2.3: 4 players × 10 cards + 1 = 41 in round 1 of profile L.
+    let g = GameState::new_liverpool(3);
+    let cutter = g.to_act().unwrap();
+    let advice = ExpertBot::new(1).advise(&g, cutter);
+    assert_eq!(advice.action, Action::Cut { size: Some(41) });
+    assert_eq!(advice.reason.key, "hint.cut_exact");
+    // C-2: no cut bonus in profile C, so no size is aimed at.
+    let c = GameState::new(Arc::new(RuleSet::contract()), 4, 3).unwrap();
+    let cutter = c.to_act().unwrap();
+    let advice = ExpertBot::new(1).advise(&c, cutter);
+    assert_eq!(advice.reason.key, "hint.cut_any");
+    assert!(c.can(cutter, &advice.action));
+}
+
+#[test]
+fn expert_plays_a_complete_game_of_profile_w() {
+    // Every move goes through the engine; the state stays valid and the deck whole.
+    // Profile W has the calls (W-7) and floating (W-8); every preset is played in
+    // release by tests/test_expert.py (debug builds are too slow for seven here).
+    for (i, name) in ["liverpool-classic"].iter().enumerate() {
+        let rules = Arc::new(RuleSet::preset(name).unwrap());
+        let players = 4;
+        let mut g = GameState::new(Arc::clone(&rules), players, 40 + i as u64).unwrap();
+        let expert_seat = i % players;
+        let mut greedy: Vec<GreedyBot> = (0..players as u64).map(GreedyBot::new).collect();
+        let expert = ExpertBot::with_budget(
+            i as u64,
+            ExpertBudget {
+                determinizations: 1,
+                discard_candidates: 2,
+            },
+        );
+        let deck = CardCounts::from_cards(&crate::deal::new_deck(&rules, players as u8));
+        let mut moves = 0;
+        while let Some(seat) = g.to_act() {
+            let a = if seat == expert_seat {
+                expert.advise(&g, seat).action
+            } else {
+                greedy[seat].choose(&g, seat)
+            };
+            g.apply(seat, &a)
+                .unwrap_or_else(|e| panic!("{name}: {a:?} refused: {e}"));
+            g.validate().unwrap();
+            if !matches!(g.phase(), Phase::Cut | Phase::RoundOver | Phase::GameOver) {
+                let mut all = CardCounts::from_cards(g.stock());
+                all.add(&CardCounts::from_cards(g.discard_pile()));
+                g.table()
+                    .iter()
+                    .for_each(|t| all.add(&CardCounts::from_cards(t.meld.cards())));
+                (0..players).for_each(|s| all.add(g.hand(s)));
+                assert_eq!(all, deck, "{name}: L-1.2 the deck stays whole");
+            }
+            moves += 1;
+        }
+        assert!(g.is_game_over(), "{name}");
+        assert!(moves > 50, "{name}: {moves}");
+    }
+}
+
+#[test]
+fn expert_is_selectable_by_name() {
+    assert_eq!(BotKind::parse("Expert").unwrap(), BotKind::Expert);
+    assert_eq!(BotKind::Expert.build(3).kind(), BotKind::Expert);
+}

@@ -12,6 +12,7 @@
 //! ```
 
 mod action;
+mod infoset;
 mod legal;
 mod position;
 mod reachable;
@@ -27,6 +28,7 @@ mod tests;
 mod tests_w;
 
 pub use action::{Action, Event, EventKind, RoundEnd, RoundEndReason};
+pub use infoset::InfoSet;
 pub use legal::GO_DOWN_LIMIT;
 pub use position::{Position, PositionCalls, PositionMeld, PositionRng, PositionWindow};
 pub use reachable::MAX_SCORE;
