@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import signal
@@ -32,6 +33,7 @@ from typing import Any
 import numpy as np
 
 import liverpool
+from liverpool.bots import NATIVE_BOTS
 from liverpool.cli import add_rules_argument, load_rules
 
 DECK_SIZE = 107  # profile L (RULES.md L-1.2)
@@ -448,6 +450,108 @@ def _open_spiel_loop(ctx: Context) -> float | None:
     actions = loop()
     seconds = best_ns(loop, ctx.size(2, 3), warmup=0) / 1e9
     return float(actions / seconds)
+
+
+def _expert_games(ctx: Context, games: int, opponent: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``games`` games of the expert in one seat against three ``opponent`` bots, the
+    expert's seat rotated (a quarter of the games in each seat, seeds ``ctx.seed + seat``).
+    Returns per game: the expert won (a shared lowest total counts), the expert's
+    total, the mean total of the other seats."""
+    won: list[np.ndarray] = []
+    mine: list[np.ndarray] = []
+    others: list[np.ndarray] = []
+    for seat in range(4):
+        bots = [opponent] * 4
+        bots[seat] = "expert"
+        n = games // 4 + (1 if seat < games % 4 else 0)
+        if n == 0:
+            continue
+        r = liverpool.simulate(n, ctx.seed + seat, bots)
+        totals = np.asarray(r.totals).reshape(n, 4)
+        won.append(np.asarray(r.winners).reshape(n, 4)[:, seat])
+        mine.append(totals[:, seat])
+        others.append(np.delete(totals, seat, axis=1).mean(axis=1))
+    return np.concatenate(won), np.concatenate(mine), np.concatenate(others)
+
+
+def _wilson(wins: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    z = 1.959964
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def _expert_decision_ms(ctx: Context, games: int) -> list[float]:
+    """Milliseconds of each expert decision that had a choice (more than one legal
+    action), timed around ``NativeBot.choose`` in games against three greedy bots."""
+    times: list[float] = []
+    for game in range(games):
+        state = liverpool.GameState(seed=ctx.seed + game)
+        seat_of_expert = game % 4
+        bots = [liverpool.NativeBot("greedy", seed=ctx.seed + 10 * game + s) for s in range(4)]
+        bots[seat_of_expert] = liverpool.NativeBot("expert", seed=ctx.seed + game)
+        while (seat := state.to_act) is not None:
+            if seat == seat_of_expert and len(state.legal_actions(seat)) > 1:
+                start = time.perf_counter()
+                action = bots[seat].choose(state, seat)
+                times.append((time.perf_counter() - start) * 1e3)
+            else:
+                action = bots[seat].choose(state, seat)
+            state.apply(seat, action)
+    return times
+
+
+@section("expert")
+def bench_expert(ctx: Context) -> list[Row]:
+    """The expert bot's strength (issue 10): one expert against three greedy bots and
+    against three random bots, seats rotated, with 95% intervals; and the time of its
+    decisions."""
+    if "expert" not in NATIVE_BOTS:
+        return [Row("expert_vs_greedy_win_rate", "expert vs 3 greedy", None, "", note=missing("expert"))]
+    rows: list[Row] = []
+    n = ctx.size(8, 2_000)
+    won, mine, others = _expert_games(ctx, n, "greedy")
+    low, high = _wilson(int(won.sum()), n)
+    ctx.extra["expert_vs_greedy_win_rate_ci95"] = [low, high]
+    rows.append(Row(
+        "expert_vs_greedy_win_rate",
+        "expert vs 3 greedy: games won",
+        float(won.mean()),
+        "",
+        target=">= 0.40 (equals: 0.25)",
+        note=f"{n} games, seats rotated; 95% CI [{low:.3f}, {high:.3f}]",
+    ))
+    spread = 1.96 * float(mine.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
+    rows.append(Row(
+        "expert_mean_total", "expert's mean final total", float(mine.mean()), "points", note=f"± {spread:.1f} (95%)"
+    ))
+    spread = 1.96 * float(others.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
+    rows.append(Row(
+        "expert_vs_greedy_greedy_mean_total",
+        "the greedy seats' mean final total",
+        float(others.mean()),
+        "points",
+        note=f"± {spread:.1f} (95%); lower wins (L-10.3)",
+    ))
+    n_random = ctx.size(4, 400)
+    won_r, _, _ = _expert_games(ctx, n_random, "random")
+    low, high = _wilson(int(won_r.sum()), n_random)
+    ctx.extra["expert_vs_random_win_rate_ci95"] = [low, high]
+    rows.append(Row(
+        "expert_vs_random_win_rate",
+        "expert vs 3 random: games won",
+        float(won_r.mean()),
+        "",
+        target="near 1",
+        note=f"{n_random} games, seats rotated; 95% CI [{low:.3f}, {high:.3f}]",
+    ))
+    times = _expert_decision_ms(ctx, ctx.size(1, 8))
+    note = f"{len(times)} decisions with a choice, vs 3 greedy, timed from Python"
+    rows.append(Row("expert_decision_ms_p50", "expert decision, median", float(np.percentile(times, 50)), "ms", note=note))
+    rows.append(Row("expert_decision_ms_p99", "expert decision, 99th percentile", float(np.percentile(times, 99)), "ms"))
+    return rows
 
 
 # --- running and reporting ---------------------------------------------------------

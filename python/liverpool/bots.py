@@ -8,7 +8,7 @@ the active player, the next seat in a buying window, the next dealer). A bot mus
 not change ``state``; it may read it (``state.hand(seat)``, ``state.table``,
 ``state.legal_actions(seat)``, ``state.view(seat)``) and clone it to look ahead.
 
-- :class:`NativeBot` — the engine's bots, ``"greedy"`` and ``"random"``, seeded.
+- :class:`NativeBot` — the engine's bots, ``"expert"``, ``"greedy"`` and ``"random"``, seeded.
 - :class:`RandomBot` — a uniformly random legal action, in Python: the smallest
   useful bot, and a template for your own.
 - :func:`play_game` — drive any mix of Python and native bots to the end.
@@ -34,7 +34,7 @@ from liverpool.errors import InvalidArgumentError
 __all__ = ["NATIVE_BOTS", "Bot", "NativeBot", "RandomBot", "play_game"]
 
 #: The names of the engine's bots, for :class:`NativeBot` and :func:`liverpool.simulate`.
-NATIVE_BOTS: tuple[str, ...] = ("greedy", "random")
+NATIVE_BOTS: tuple[str, ...] = ("expert", "greedy", "random")
 
 
 @runtime_checkable
@@ -98,8 +98,8 @@ def play_game(
 ) -> GameState:
     """Play a whole game, one bot per seat, and return the final state.
 
-    ``bots`` holds :class:`Bot` objects or native bot names (``"greedy"``,
-    ``"random"``), one per seat; ``players`` defaults to ``len(bots)``. The game and
+    ``bots`` holds :class:`Bot` objects or native bot names (``"expert"``,
+    ``"greedy"``, ``"random"``), one per seat; ``players`` defaults to ``len(bots)``. The game and
     the bots named by string are seeded exactly like game ``game`` of
     ``liverpool.simulate(..., seed=seed)``, so with native names only this replays
     that simulated game move by move (and its totals are the same). Bots passed as

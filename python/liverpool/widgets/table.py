@@ -70,6 +70,7 @@ from liverpool.narration import DOMAIN, describe_refusal, who
 __all__ = [
     "card_table",
     "hint_facts",
+    "expert_hint_html",
     "discard_options",
     "profile_name",
     "profile_options",
@@ -98,7 +99,7 @@ ACTION_NAMES: tuple[str, ...] = (
 )
 
 #: The native bot kinds a seat can be given ("" leaves the seat empty).
-BOT_KINDS: tuple[str, ...] = ("greedy", "random")
+BOT_KINDS: tuple[str, ...] = ("expert", "greedy", "random")
 
 #: How an offered move looks (ipywidgets ``button_style``): the usual way on in blue,
 #: a choice that gives something up in amber, a gain (a buy, going down) in green.
@@ -224,10 +225,25 @@ def hint_facts(driver: GameDriver) -> SimpleNamespace:
     return SimpleNamespace(go_down=go_down, best=best, outs=outs, discards=discards)
 
 
+def expert_hint_html(driver: GameDriver) -> str:
+    """The expert bot's suggestion for the learner's seat and its reason (the engine's
+    ``GameState.hint``, from that seat's view only), or "" when it is not their turn."""
+    if not driver.waiting_for_human:
+        return ""
+    suggestion = driver.state.hint(driver.human)
+    return (
+        f"<div class='lp-expert-hint'><b>{html.escape(_t('hint_expert'))}</b> "
+        f"{html.escape(suggestion.reason)}</div>"
+    )
+
+
 def _hint_html(driver: GameDriver) -> str:
     facts = hint_facts(driver)
     state = driver.state
     parts: list[str] = []
+    expert = expert_hint_html(driver)
+    if expert:
+        parts.append(expert)
     if facts.go_down is not None:
         melds = [Meld.parse(group, state.rules) for group in facts.go_down.melds or []]
         body = "".join(display.meld_html(m) for m in melds)
@@ -411,8 +427,8 @@ def card_table(
     language: str | None = None,
     pace: float = 0.0,
 ) -> SimpleNamespace:
-    """A card table where the learner plays seat 0 against native bots (``"greedy"`` or
-    ``"random"``, one per other seat) under the rule preset ``rules``. ``language``
+    """A card table where the learner plays seat 0 against native bots (``"expert"``,
+    ``"greedy"`` or ``"random"``, one per other seat) under the rule preset ``rules``. ``language``
     pins the table's language (default: the current one). ``pace`` is a pause in
     seconds after each bot move, so a notebook shows the moves arriving one by one.
 

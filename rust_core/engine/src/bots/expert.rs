@@ -65,10 +65,29 @@ pub struct ExpertBot {
     budget: ExpertBudget,
 }
 
-/// A candidate move and its summed margin over the samples (lower is better).
+/// A candidate move and its margin on each sample (lower is better).
 struct Scored {
     action: Action,
-    total: f64,
+    margins: Vec<f64>,
+}
+
+/// How many standard errors a move must gain over greedy's on the same samples.
+const CONFIDENCE: f64 = 1.0;
+
+/// Is `a` better (lower) than `b` by more than [`CONFIDENCE`] standard errors of
+/// their paired differences?
+fn clearly_better(a: &[f64], b: &[f64]) -> bool {
+    let n = a.len().min(b.len());
+    if n < 2 {
+        return a.iter().sum::<f64>() < b.iter().sum::<f64>();
+    }
+    let diffs: Vec<f64> = b.iter().zip(a).map(|(x, y)| x - y).collect();
+    if diffs.iter().any(|d| !d.is_finite()) {
+        return diffs.iter().sum::<f64>() > 0.0;
+    }
+    let mean = diffs.iter().sum::<f64>() / n as f64;
+    let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    mean > CONFIDENCE * (var / n as f64).sqrt()
 }
 
 impl ExpertBot {
@@ -162,7 +181,10 @@ impl ExpertBot {
         }
         let mut scored: Vec<Scored> = candidates
             .into_iter()
-            .map(|action| Scored { action, total: 0.0 })
+            .map(|action| Scored {
+                action,
+                margins: Vec::with_capacity(samples.len()),
+            })
             .collect();
         // One greedy bot per seat for every play-out of this decision: building one
         // costs more than a few of its moves, and in a round it never uses its RNG
@@ -172,16 +194,25 @@ impl ExpertBot {
             .collect();
         for sample in &samples {
             for c in scored.iter_mut() {
-                c.total += margin_after(sample, seat, &c.action, &mut bots);
+                c.margins.push(margin_after(sample, seat, &c.action, &mut bots));
             }
         }
+        let mean = |c: &Scored| c.margins.iter().sum::<f64>() / c.margins.len() as f64;
         // Lowest mean margin first; ties keep the candidates' order (greedy's first).
-        let n = samples.len() as f64;
         let mut order: Vec<usize> = (0..scored.len()).collect();
-        order.sort_by(|&a, &b| scored[a].total.total_cmp(&scored[b].total).then(a.cmp(&b)));
+        order.sort_by(|&a, &b| mean(&scored[a]).total_cmp(&mean(&scored[b])).then(a.cmp(&b)));
+        // Greedy's move (candidate 0) stands unless another beats it clearly on the
+        // same samples: its play-outs assume greedy play afterwards, so a move that
+        // only looks better by chance (waiting to go down, say) would be repeated
+        // turn after turn.
+        if order[0] != 0 && !clearly_better(&scored[order[0]].margins, &scored[0].margins) {
+            let at = order.iter().position(|&i| i == 0).expect("greedy is a candidate");
+            order.remove(at);
+            order.insert(0, 0);
+        }
         let best = &scored[order[0]];
         let runner_up = &scored[order[1]];
-        let gain = format!("{:.1}", (runner_up.total - best.total) / n);
+        let gain = format!("{:.1}", (mean(runner_up) - mean(best)).max(0.0));
         let reason = explain(first, seat, &best.action, &runner_up.action, samples.len(), &gain);
         Advice {
             action: best.action.clone(),
@@ -327,21 +358,16 @@ fn margin_after(sample: &GameState, seat: usize, action: &Action, bots: &mut [Gr
             })
             .collect(),
     };
-    // L-10.3: the lowest total wins, so what counts is the gap to the best of the
-    // others after this round, not the seat's own score alone.
-    let totals = g.totals();
-    let after = |s: usize| {
-        if g.is_round_over() {
-            totals[s] as f64
-        } else {
-            (totals[s] + scores[s]) as f64
-        }
-    };
-    let best_other = (0..players)
-        .filter(|&s| s != seat)
-        .map(after)
-        .fold(f64::INFINITY, f64::min);
-    after(seat) - best_other
+    // L-10.3: the lowest total wins, so what counts is how many points the seat
+    // gains on the others, not its own score alone.
+    let mine = scores[seat] as f64;
+    let others: f64 = scores
+        .iter()
+        .enumerate()
+        .filter(|&(s, _)| s != seat)
+        .map(|(_, &v)| v as f64)
+        .sum();
+    mine - others / (players.max(2) - 1) as f64
 }
 
 /// The reason of a move that had no rival worth searching.
