@@ -43,7 +43,7 @@ impl Default for ExpertBudget {
     /// The default: a few milliseconds per decision (docs/bots.md has the figures).
     fn default() -> Self {
         ExpertBudget {
-            determinizations: 24,
+            determinizations: 16,
             discard_candidates: 4,
         }
     }
