@@ -8,6 +8,9 @@ use liverpool_engine::game::GameState;
 use liverpool_engine::sim::game_seeds;
 use std::time::Instant;
 
+/// One thread's games: wins, win shares, totals (expert, others), decision times.
+type ThreadResult = (u32, f64, Vec<i32>, usize, Vec<f64>);
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let games: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(200);
@@ -20,7 +23,7 @@ fn main() {
     }
     let opponent = BotKind::parse(args.get(4).map_or("greedy", |s| s.as_str())).expect("a bot name");
     let threads = 2;
-    let results: Vec<(u32, f64, Vec<i32>, usize, Vec<f64>)> = std::thread::scope(|scope| {
+    let results: Vec<ThreadResult> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 scope.spawn(move || {

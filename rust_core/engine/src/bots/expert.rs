@@ -65,6 +65,10 @@ pub struct ExpertBot {
     budget: ExpertBudget,
 }
 
+/// How a discard ranks, smaller first: cards missing for the contract after it, most
+/// points, fewest connections, card id.
+type DiscardRank = (u32, Reverse<u16>, u32, u8);
+
 /// A candidate move and its margin on each sample (lower is better).
 struct Scored {
     action: Action,
@@ -283,7 +287,7 @@ impl ExpertBot {
             .taken_discard()
             .filter(|&c| rules.no_discard_of_taken_card && hand.get(c) == 1);
         let down = state.is_down(seat);
-        let mut ranked: Vec<((u32, Reverse<u16>, u32, u8), Card)> = (0..JOKER_ID)
+        let mut ranked: Vec<(DiscardRank, Card)> = (0..JOKER_ID)
             .filter(|&id| hand.0[id as usize] > 0)
             .map(|id| Card::from_id(id).expect("id < 52"))
             .filter(|&c| Some(c) != barred)
