@@ -79,3 +79,19 @@ def test_expert_beats_the_greedy_seats_smoke() -> None:
         greedy_wins += np.delete(winners, seat, axis=1).sum() / 3
         games += 6
     assert wins / games > greedy_wins / games, (wins, greedy_wins)
+
+
+def test_card_table_hint_shows_the_experts_move() -> None:
+    from liverpool.game_loop import GameDriver
+    from liverpool.widgets.table import expert_hint_html
+
+    driver = GameDriver.new(seed=4)
+    for _ in driver.run_bots():  # the bots before seat 0, if any
+        pass
+    assert driver.waiting_for_human
+    hint = driver.state.hint(driver.human)
+    with language("es"):
+        html = expert_hint_html(driver)
+        reason = hint.reason
+    assert "El experto sugiere:" in html
+    assert reason.replace("'", "&#x27;") in html
