@@ -42,7 +42,8 @@ def test_hint_is_the_experts_move_with_a_translated_reason() -> None:
     hint = state.hint()
     # L-2.3: the exact cut earns the bonus in profile L.
     assert hint.reason_id == "hint.cut_exact"
-    assert state.can(state.to_act, hint.action)
+    cutter = state.to_act
+    assert cutter is not None and state.can(cutter, hint.action)
     assert hint.args["size"] == str(hint.action.size)
     with language("en"):
         english = hint.reason
@@ -58,6 +59,7 @@ def test_hint_is_the_experts_move_with_a_translated_reason() -> None:
 
 def test_hint_refuses_a_seat_that_is_not_to_act() -> None:
     state = GameState(seed=11)
+    assert state.to_act is not None
     other = (state.to_act + 1) % state.players
     with pytest.raises(liverpool.InvalidArgumentError):
         state.hint(other)
