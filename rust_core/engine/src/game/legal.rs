@@ -55,7 +55,7 @@ impl GameState {
                         if let Some(card) = self.discard_top() {
                             for (i, target) in self.table.iter().enumerate() {
                                 for end in self.joker_ends(card, &target.meld) {
-                                    if target.meld.lay_off(&[card], end, &self.rules).is_ok() {
+                                    if target.meld.can_lay_off(&[card], end, &self.rules) {
                                         out.push(Action::CallLiverpool { meld: i, end });
                                     }
                                 }
@@ -115,7 +115,7 @@ impl GameState {
             for &card in distinct.iter().filter(|&&c| allowed_without(c)) {
                 for (i, target) in self.table.iter().enumerate() {
                     for end in self.joker_ends(card, &target.meld) {
-                        if target.meld.lay_off(&[card], end, &self.rules).is_ok() {
+                        if target.meld.can_lay_off(&[card], end, &self.rules) {
                             out.push(Action::LayOff {
                                 meld: i,
                                 cards: vec![card],
@@ -148,7 +148,7 @@ impl GameState {
                             continue;
                         }
                         for end in self.joker_ends(Card::JOKER, &target.meld) {
-                            if target.meld.lay_off(&[Card::JOKER], end, &self.rules).is_ok() {
+                            if target.meld.can_lay_off(&[Card::JOKER], end, &self.rules) {
                                 out.push(Action::SwapJoker {
                                     meld: i,
                                     card: natural,

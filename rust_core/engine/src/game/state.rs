@@ -691,7 +691,7 @@ impl GameState {
     fn fits_table(&self, card: Card) -> bool {
         self.table
             .iter()
-            .any(|m| m.meld.lay_off(&[card], None, &self.rules).is_ok())
+            .any(|m| m.meld.can_lay_off(&[card], None, &self.rules))
     }
 
     /// W-7: the call offer that follows `discarder`'s discard (which did not take
