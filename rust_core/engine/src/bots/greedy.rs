@@ -261,15 +261,21 @@ impl GreedyBot {
         if !could_help(hand, card, contract, rules) {
             return false;
         }
-        let more = with_card(hand, card);
         let extra = u32::from(penalty && contract.whole_hand);
+        // Usually remembered; when the hand lacks nothing (or only the penalty card's
+        // place), no card can lower it and the new hand need not be estimated.
+        let now = self.estimate(hand, contract, rules).missing;
+        if now <= extra {
+            return false;
+        }
+        let more = with_card(hand, card);
         // A buy's hand is not the hand of the next decision (a penalty card joins it).
         let after = if penalty {
             cards_missing(&more, contract, rules)
         } else {
             self.estimate(&more, contract, rules).missing
         };
-        after + extra < self.estimate(hand, contract, rules).missing
+        after + extra < now
     }
 
     fn wants_discard(&mut self, state: &GameState, seat: usize, card: Card) -> bool {
