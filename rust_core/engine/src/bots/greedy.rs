@@ -336,13 +336,19 @@ impl GreedyBot {
         let tie_break =
             |c: Card| -> TieBreak { (Reverse(rules.card_points(c)), connections(&hand, c), Reverse(c.id())) };
 
-        let spare = choices
-            .filter(|&c| from.get(c) > 0)
-            .filter_map(|c| {
-                now.without_unused(&hand, c, &contract)
-                    .map(|missing| ((missing, tie_break(c)), c))
-            })
+        // The smallest `(missing, tie_break)` among the spare cards. The tie-break's
+        // connections cost a scan of the hand, so they are counted only for the cards
+        // that tie on the cards missing and the points (the same minimum).
+        let spare_missing = |c: Card| now.without_unused(&hand, c, &contract).filter(|_| from.get(c) > 0);
+        let leading = choices
+            .filter_map(|c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))))
             .min();
+        let spare = leading.and_then(|lead| {
+            choices
+                .filter(|&c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))) == Some(lead))
+                .map(|c| ((lead.0, tie_break(c)), c))
+                .min()
+        });
         // A used card competes only if it scores more than the best free one (its
         // loss never leaves fewer cards missing): the few that score most are
         // estimated again. With no free card at all, the few least connected are.
