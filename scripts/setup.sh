@@ -2,7 +2,8 @@
 # Create .venv and install the project (the Rust extension is built by maturin)
 # with its dev, notebook, rl (PettingZoo, Gymnasium) and distributed (Ray)
 # extras, plus what the browser test drives: Debian's Chromium (playwright is a
-# pip package of the dev extra; `playwright install` is never used). Safe to run again: it only rebuilds or installs what is missing.
+# pip package of the dev extra; `playwright install` is never used). Safe to run
+# again: it only rebuilds or installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
