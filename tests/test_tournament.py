@@ -110,3 +110,12 @@ def test_command_writes_json_and_plot(capsys: pytest.CaptureFixture[str], tmp_pa
 def test_command_refuses_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["tournament", "greedy", "grumpy", "greedy", "--deals", "1", "--no-progress"]) == 2
     assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["tournament", "--help"], ["simulate", "--help"]])
+def test_help_texts_format(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    # argparse expands % in help strings: a bare "95%" once broke `liverpool --help`.
+    with pytest.raises(SystemExit) as done:
+        cli.main(argv)
+    assert done.value.code == 0
+    assert "tournament" in capsys.readouterr().out or argv[0] != "--help"

@@ -22,7 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("liverpool.bench", "benchmark the engine against baselines measured in the same run"),
     "conformance": ("liverpool.scenarios", "run rule-conformance scenario files (CONFORMANCE.md)"),
     "simulate": ("liverpool.simulation_report", "simulate many bot games natively and summarise them"),
-    "tournament": ("liverpool.tournament", "bots against each other in rotating seats: win rates and scores with 95% intervals"),
+    "tournament": ("liverpool.tournament", "bots against each other in rotating seats: win rates and mean scores with confidence intervals"),
     "play": ("liverpool.play", "play a game in the terminal against bots"),
     "serve": ("liverpool.serve", "serve the teaching notebooks on 127.0.0.1 (Voila, or JupyterLab with --lab)"),
 }

@@ -30,6 +30,7 @@ liverpool.errors.InvalidArgumentError: backend must be 'local' or 'ray', not 'sp
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from types import ModuleType
@@ -107,10 +108,14 @@ def import_ray() -> ModuleType:
 
 
 def ensure_ray(address: str | None) -> ModuleType:
-    """Ray, connected: to ``address``, or to a new local Ray when ``None``. A Ray
-    already initialised in this process is used as it is."""
+    """Ray, connected: to ``address``, or to a new local Ray when ``None`` (with
+    Ray's usage statistics off unless ``RAY_USAGE_STATS_ENABLED`` says otherwise). A
+    Ray already initialised in this process is used as it is."""
     ray = import_ray()
     if not ray.is_initialized():
+        if address is None:
+            # A Ray started for this process reports no usage statistics unless asked to.
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level="WARNING")
     return ray
 
