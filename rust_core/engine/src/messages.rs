@@ -53,7 +53,11 @@ const fn same_text(a: &str, b: &str) -> bool {
 
 templates! {
     "action.bad_json" => "not an action: {error}",
+    "action_id.no_id" => "{action} has no id in the action space: only the moves legal_actions lists have one",
+    "action_id.not_legal" => "action id {id} names no {block} move now",
+    "action_id.out_of_range" => "action id {id} is outside the action space, whose ids are 0 to {last}",
     "arg.action_dict" => "an action dict is a dict, not {kind}",
+    "arg.action_id" => "an action id is a non-negative integer, not {value}",
     "arg.array_kind" => "a {ndim}-D array of {dtype}",
     "arg.bot_name" => "a bot name must be a string, not {item}",
     "arg.bots" => "bots must be a sequence of bot names, not {bots}",
