@@ -13,7 +13,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from liverpool import GameState, IllegalMoveError, InvalidArgumentError, LiverpoolError
+from liverpool import GameState, IllegalMoveError, InvalidArgumentError, LiverpoolError, RuleSet
 from liverpool.envs import LiverpoolAECEnv, LiverpoolEnv, aec_env
 from liverpool.envs._common import ranking_rewards
 from pettingzoo.test import api_test, seed_test
@@ -180,3 +180,19 @@ def test_example_script_runs() -> None:
     masked = next(line for line in lines if line.startswith("gym masked_policy: episode 0"))
     assert " 0 illegal; final totals" in masked
     assert any(line.startswith("aec masked: episode 0") for line in lines)
+
+
+@pytest.mark.parametrize("preset", RuleSet.presets())
+def test_every_preset_plays_to_the_end_inside_the_spaces(preset: str) -> None:
+    # Seven seats: three decks in most presets, the largest counts the box must hold.
+    env = aec_env(rules=preset, players=7)
+    space = env.observation_space("player_0")
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    returns = {agent: 0.0 for agent in env.agents}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        assert space.contains(obs)
+        returns[agent] += float(reward)
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert [returns[f"player_{s}"] for s in range(7)] == [-float(t) for t in env.state.totals]
