@@ -18,7 +18,6 @@ with no winner (L-9.2, L-9.3) and the cut bonuses (L-2.3); and the speed.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from liverpool._core import RuleSet, SimulationResult
-from liverpool.cli import add_rules_argument, load_rules
+from liverpool.cli import add_progress_argument, add_ray_argument, add_rules_argument, load_rules, write_json
 from liverpool.distributed import Backend, simulate
 from liverpool.errors import LiverpoolError
 from liverpool.progress import ProgressBar
@@ -179,27 +178,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default=DEFAULT_BOTS,
-        help=f"one native bot per seat, comma-separated: greedy or random (default {DEFAULT_BOTS})",
+        help=f"one native bot per seat, comma-separated: greedy, random or expert (default {DEFAULT_BOTS})",
     )
     parser.add_argument(
         "--threads", type=int, default=None, help="worker threads (default: every core; with --ray: per task, default 1)"
     )
-    parser.add_argument(
-        "--ray",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="ADDRESS",
-        help="run seed ranges as Ray tasks: on a new local Ray, or on the cluster at ADDRESS (extra 'distributed')",
+    add_ray_argument(
+        parser, "run seed ranges as Ray tasks: on a new local Ray, or on the cluster at ADDRESS (extra 'distributed')"
     )
     add_rules_argument(parser)
     parser.add_argument("--json", metavar="FILE", type=Path, help="also write the summary as JSON to FILE")
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -229,7 +218,5 @@ def run(args: argparse.Namespace) -> int:
     summary = summarize(result, rules, args.threads, backend)
     print(format_summary(summary))
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-        print(f"wrote {args.json}")
+        write_json(args.json, summary)
     return 0

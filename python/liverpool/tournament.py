@@ -47,7 +47,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import itertools
-import json
 import math
 import sys
 import time
@@ -61,7 +60,7 @@ import numpy.typing as npt
 
 from liverpool._core import RuleSet, game_seeds
 from liverpool.bots import Bot, play_game
-from liverpool.cli import add_rules_argument, load_rules
+from liverpool.cli import add_progress_argument, add_ray_argument, add_rules_argument, load_rules, write_json
 from liverpool.distributed import Backend, ensure_ray
 from liverpool.distributed import simulate as _simulate
 from liverpool.errors import InvalidArgumentError, LiverpoolError
@@ -455,22 +454,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
     parser.add_argument("--threads", type=int, default=None, help="engine threads (default: every core; with --ray: per task)")
     add_rules_argument(parser)
-    parser.add_argument(
-        "--ray",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="ADDRESS",
-        help="run on Ray: a new local Ray, or the cluster at ADDRESS (extra 'distributed')",
-    )
+    add_ray_argument(parser, "run on Ray: a new local Ray, or the cluster at ADDRESS (extra 'distributed')")
     parser.add_argument("--json", metavar="FILE", type=Path, help="also write the summary as JSON to FILE")
     parser.add_argument("--plot", metavar="FILE", type=Path, help="also draw win rates and scores to FILE (PNG, SVG, PDF)")
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -501,9 +488,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print(result.format())
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
-        print(f"wrote {args.json}")
+        write_json(args.json, result.to_dict())
     if args.plot:
         args.plot.parent.mkdir(parents=True, exist_ok=True)
         result.plot(args.plot)
