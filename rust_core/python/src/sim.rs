@@ -14,7 +14,7 @@ use liverpool_engine::game::GameState;
 use liverpool_engine::msg;
 use liverpool_engine::sim::{check_batch, simulate_range, SimResult};
 use numpy::ndarray::{Array2, Array3};
-use numpy::{IntoPyArray, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2, PyReadonlyArray3};
+use numpy::{IntoPyArray, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use std::sync::{Arc, Mutex, TryLockError};
@@ -403,25 +403,12 @@ impl PySimulationResult {
     }
 }
 
-/// A flat copy of a 2-D array argument, checked against `shape`.
-fn checked2<T: numpy::Element + Copy>(a: &Bound<'_, PyAny>, shape: (usize, usize)) -> PyResult<Vec<T>> {
+/// A flat copy of an array argument, checked against `shape` (C order).
+fn checked<T: numpy::Element + Copy>(a: &Bound<'_, PyAny>, shape: &[usize]) -> PyResult<Vec<T>> {
     let array = a
-        .extract::<PyReadonlyArray2<'_, T>>()
+        .extract::<PyReadonlyArrayDyn<'_, T>>()
         .map_err(|_| invalid_argument(msg!("arg.internal", error = "SimulationResult array of the wrong type")))?;
-    if array.as_array().dim() != shape {
-        return Err(invalid_argument(msg!(
-            "arg.internal",
-            error = "SimulationResult array of the wrong shape"
-        )));
-    }
-    Ok(array.as_array().iter().copied().collect())
-}
-
-fn checked3<T: numpy::Element + Copy>(a: &Bound<'_, PyAny>, shape: (usize, usize, usize)) -> PyResult<Vec<T>> {
-    let array = a
-        .extract::<PyReadonlyArray3<'_, T>>()
-        .map_err(|_| invalid_argument(msg!("arg.internal", error = "SimulationResult array of the wrong type")))?;
-    if array.as_array().dim() != shape {
+    if array.shape() != shape {
         return Err(invalid_argument(msg!(
             "arg.internal",
             error = "SimulationResult array of the wrong shape"
@@ -455,14 +442,14 @@ fn _simulation_result_from_arrays(
         games,
         rounds,
         players,
-        round_scores: checked3(round_scores, (g, k, p))?,
-        went_out: checked2(went_out, (g, k))?,
-        turns: checked2(turns, (g, k))?,
-        buys: checked3(buys, (g, k, p))?,
-        cut_bonus: checked2(cut_bonus, (g, k))?,
-        no_winner: checked2(no_winner, (g, k))?,
-        totals: checked2(totals, (g, p))?,
-        winners: checked2(winners, (g, p))?,
+        round_scores: checked(round_scores, &[g, k, p])?,
+        went_out: checked(went_out, &[g, k])?,
+        turns: checked(turns, &[g, k])?,
+        buys: checked(buys, &[g, k, p])?,
+        cut_bonus: checked(cut_bonus, &[g, k])?,
+        no_winner: checked(no_winner, &[g, k])?,
+        totals: checked(totals, &[g, p])?,
+        winners: checked(winners, &[g, p])?,
     };
     PySimulationResult::from_parts(py, sim, seed, first, bots.unbind(), seconds)
 }
