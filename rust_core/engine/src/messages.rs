@@ -53,7 +53,11 @@ const fn same_text(a: &str, b: &str) -> bool {
 
 templates! {
     "action.bad_json" => "not an action: {error}",
+    "action_id.no_id" => "{action} has no id in the action space: only the moves legal_actions lists have one",
+    "action_id.not_legal" => "action id {id} names no {block} move now",
+    "action_id.out_of_range" => "action id {id} is outside the action space, whose ids are 0 to {last}",
     "arg.action_dict" => "an action dict is a dict, not {kind}",
+    "arg.action_id" => "an action id is a non-negative integer, not {value}",
     "arg.array_kind" => "a {ndim}-D array of {dtype}",
     "arg.bot_name" => "a bot name must be a string, not {item}",
     "arg.bots" => "bots must be a sequence of bot names, not {bots}",
@@ -331,6 +335,8 @@ templates! {
     "seat.not_down" => "seat {seat} has not gone down this round",
     "sim.bot_refused" => "game {game}: the {bot} bot of seat {seat} chose {action}, which the engine refused: {reason}",
     "sim.bots_per_seat" => "{players} players but {bots} bots: give one bot per seat",
+    "sim.concat_empty" => "SimulationResult.concat needs at least one part",
+    "sim.concat_part" => "part {index} (seed {seed}, first game {first}, bots {bots}, {rounds} rounds) does not follow the parts before it (seed {expected_seed}, next game {expected_first}, bots {expected_bots}, {expected_rounds} rounds)",
     "sim.no_bots" => "a simulation needs one bot per seat",
     "sim.too_many_games" => "{games} games: at most {max} per call",
     "snapshot.bad_json" => "game state JSON: {error}",

@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 mod args;
 mod cards;
 mod deal;
+mod env;
 mod errors;
 mod game;
 mod search;
@@ -23,5 +24,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     deal::register(m)?;
     game::register(m)?;
     sim::register(m)?;
+    env::register(m)?;
     Ok(())
 }

@@ -12,6 +12,7 @@
 //! ```
 
 mod action;
+mod encoding;
 mod legal;
 mod position;
 mod reachable;
@@ -24,9 +25,12 @@ mod view;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_encoding;
+#[cfg(test)]
 mod tests_w;
 
 pub use action::{Action, Event, EventKind, RoundEnd, RoundEndReason};
+pub use encoding::{ActionSpace, CALL_PER_MELD, FIXED_ACTIONS, GO_DOWN_CAP, LAY_OFF_PER_MELD, SWAP_JOKER_CAP};
 pub use legal::GO_DOWN_LIMIT;
 pub use position::{Position, PositionCalls, PositionMeld, PositionRng, PositionWindow};
 pub use reachable::MAX_SCORE;
