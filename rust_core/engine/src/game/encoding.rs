@@ -29,7 +29,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::meld::{End, Meld};
 use crate::msg;
 use crate::rules::{JokerSwapRule, RuleSet};
-use crate::search::all_go_downs;
+use crate::search::{all_go_downs, GoDown};
 use std::ops::Range;
 
 /// Go-down ids: as many as `legal_actions` ever lists ([`GO_DOWN_LIMIT`], the best
@@ -39,7 +39,7 @@ use std::ops::Range;
 pub const GO_DOWN_CAP: usize = GO_DOWN_LIMIT;
 
 /// At most this many joker swaps have an id (measured like [`GO_DOWN_CAP`]).
-pub const SWAP_JOKER_CAP: usize = 32;
+pub const SWAP_JOKER_CAP: usize = 96;
 
 /// Lay-off ids per table meld: 53 card kinds with no end, then the joker at the low
 /// and at the high end of a run.
@@ -57,6 +57,13 @@ const BUY: usize = 2;
 const PASS: usize = 3;
 const CALL_RUMMY: usize = 4;
 const NEXT_ROUND: usize = 5;
+
+/// The go-downs a mask found, kept for decoding the id chosen from it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoDownCache {
+    /// As the search found them; put in id order only if a go-down id is chosen.
+    found: Vec<GoDown>,
+}
 
 /// The action space of a rule set and a player count: sizes and offsets of the blocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,17 +210,69 @@ impl GameState {
     /// first); returns how many ids are legal.
     pub fn write_legal_action_mask(&self, space: &ActionSpace, seat: Option<usize>, mask: &mut [bool]) -> usize {
         mask.fill(false);
-        let Some(decider) = self.to_act() else { return 0 };
-        if seat.is_some_and(|s| s != decider) {
-            return 0;
-        }
         let mut count = 0;
-        let mut set = |id: usize| {
+        self.for_each_legal_id(space, seat, |id| {
             if let Some(flag) = mask.get_mut(id) {
                 count += usize::from(!*flag);
                 *flag = true;
             }
+        });
+        count
+    }
+
+    /// Call `set` once with every legal id of `seat` (default: `to_act()`), in no
+    /// particular order; nothing when the engine does not wait for `seat`. What
+    /// the mask is made of, for callers that keep the ids in their own form.
+    pub fn for_each_legal_id(&self, space: &ActionSpace, seat: Option<usize>, set: impl FnMut(usize)) {
+        self.legal_ids(space, seat, None, set);
+    }
+
+    /// [`GameState::for_each_legal_id`] that also keeps the go-downs it found in
+    /// `cache`, so that [`GameState::apply_cached_id`] does not search them again.
+    pub fn for_each_legal_id_cached(
+        &self,
+        space: &ActionSpace,
+        seat: Option<usize>,
+        cache: &mut GoDownCache,
+        set: impl FnMut(usize),
+    ) {
+        cache.found.clear();
+        self.legal_ids(space, seat, Some(&mut cache.found), set);
+    }
+
+    /// Apply id `id` of `seat`, a legal id of the mask `for_each_legal_id_cached`
+    /// listed with `cache` in this very state (the caller checked it). The move is
+    /// validated once, by `apply`.
+    pub fn apply_cached_id(&mut self, seat: usize, id: usize, cache: &mut GoDownCache) -> Result<Event> {
+        let space = self.action_space();
+        let found = std::mem::take(&mut cache.found);
+        let action = match id.checked_sub(space.go_down).filter(|_| id < space.size) {
+            Some(k) if !found.is_empty() => {
+                let melds = self.sorted_go_downs(found).into_iter().nth(k).ok_or_else(|| {
+                    Error::with(
+                        ErrorCode::InvalidActionId,
+                        None,
+                        msg!("action_id.not_legal", id = id, block = "go_down"),
+                    )
+                })?;
+                Action::GoDown { melds }
+            }
+            _ => self.action_from_id_for(Some(seat), id)?,
         };
+        self.apply(seat, &action)
+    }
+
+    fn legal_ids(
+        &self,
+        space: &ActionSpace,
+        seat: Option<usize>,
+        go_down_cache: Option<&mut Vec<GoDown>>,
+        mut set: impl FnMut(usize),
+    ) {
+        let Some(decider) = self.to_act() else { return };
+        if seat.is_some_and(|s| s != decider) {
+            return;
+        }
         match self.phase {
             Phase::Cut => {
                 let max = self.stock.len().saturating_sub(1).min(space.max_cut);
@@ -261,7 +320,13 @@ impl GameState {
                 }
             }
             Phase::Play => {
-                let go_downs = self.go_down_count(decider);
+                let go_downs = match go_down_cache {
+                    Some(cache) => {
+                        *cache = self.legal_go_downs(decider);
+                        cache.len()
+                    }
+                    None => self.legal_go_downs(decider).len(),
+                };
                 (0..go_downs.min(GO_DOWN_CAP)).for_each(|k| set(space.go_down + k));
                 self.play_moves(decider, |m| match m {
                     PlayMove::LayOff { slot, card, end } => {
@@ -277,7 +342,6 @@ impl GameState {
             Phase::RoundOver => set(NEXT_ROUND),
             Phase::GameOver => {}
         }
-        count
     }
 
     /// The id of `action` in this game's action space, now (go-downs and joker swaps
@@ -428,14 +492,6 @@ impl GameState {
         self.apply(seat, &action)
     }
 
-    /// Apply id `id` of `seat`'s mask (the caller checked `mask[id]`, so the move is
-    /// canonical and validated once, by `apply`): what the vectorised environment
-    /// does on every step.
-    pub fn apply_masked_id(&mut self, seat: usize, id: usize) -> Result<Event> {
-        let action = self.action_from_id_for(Some(seat), id)?;
-        self.apply(seat, &action)
-    }
-
     /// A legal move in the form `legal_actions` lists it: a joker laid off (or
     /// called) with an end exactly when the meld is a run.
     fn is_canonical(&self, action: &Action) -> bool {
@@ -456,6 +512,12 @@ impl GameState {
 
     /// The legal go-downs of `seat` in `legal_actions` order (the melds' cards).
     pub(crate) fn go_down_list(&self, seat: usize) -> Vec<Vec<Vec<Card>>> {
+        self.sorted_go_downs(self.legal_go_downs(seat))
+    }
+
+    /// The legal go-downs of `seat` as the search gives them (best first, at most
+    /// [`GO_DOWN_LIMIT`] searched, as `legal_actions` does), not yet in id order.
+    fn legal_go_downs(&self, seat: usize) -> Vec<GoDown> {
         if self.phase != Phase::Play || self.to_act() != Some(seat) || self.seats[seat].down {
             return Vec::new();
         }
@@ -464,26 +526,28 @@ impl GameState {
         if hand.total() < self.rules.min_cards(&contract) {
             return Vec::new();
         }
-        let mut out: Vec<Vec<Vec<Card>>> = all_go_downs(&hand, &contract, &self.rules, GO_DOWN_LIMIT)
+        let mut found = all_go_downs(&hand, &contract, &self.rules, GO_DOWN_LIMIT);
+        found.retain(|gd| {
+            if contract.whole_hand {
+                gd.left.total() == 0
+            } else {
+                let mut used = hand;
+                used.try_remove(&gd.left);
+                self.after_play(seat as u8, &used).is_some()
+            }
+        });
+        found
+    }
+
+    /// Go-downs in id order (`Action`'s order: by card ids), without repeats.
+    fn sorted_go_downs(&self, found: Vec<GoDown>) -> Vec<Vec<Vec<Card>>> {
+        let mut out: Vec<Vec<Vec<Card>>> = found
             .into_iter()
-            .filter(|gd| {
-                if contract.whole_hand {
-                    gd.left.total() == 0
-                } else {
-                    let mut used = hand;
-                    used.try_remove(&gd.left);
-                    self.after_play(seat as u8, &used).is_some()
-                }
-            })
             .map(|gd| gd.melds.iter().map(|m| m.cards().to_vec()).collect())
             .collect();
         out.sort_by_cached_key(|m| go_down_key(m));
         out.dedup();
         out
-    }
-
-    fn go_down_count(&self, seat: usize) -> usize {
-        self.go_down_list(seat).len()
     }
 
     /// The legal joker swaps of `seat`, in `legal_actions` order.
