@@ -247,15 +247,13 @@ impl GameState {
         let space = self.action_space();
         let found = std::mem::take(&mut cache.found);
         let action = match id.checked_sub(space.go_down).filter(|_| id < space.size) {
-            Some(k) if !found.is_empty() => {
-                let melds = self.sorted_go_downs(found).into_iter().nth(k).ok_or_else(|| {
-                    Error::with(
-                        ErrorCode::InvalidActionId,
-                        None,
-                        msg!("action_id.not_legal", id = id, block = "go_down"),
-                    )
-                })?;
-                Action::GoDown { melds }
+            Some(k) if k < found.len() => {
+                // The k-th in id order, without sorting (or copying) the others.
+                let mut found = found;
+                found.select_nth_unstable_by(k, |a, b| cmp_go_downs(&a.melds, &b.melds));
+                Action::GoDown {
+                    melds: found[k].melds.iter().map(|m| m.cards().to_vec()).collect(),
+                }
             }
             _ => self.action_from_id_for(Some(seat), id)?,
         };
@@ -644,6 +642,19 @@ impl GameState {
 enum PlayMove {
     LayOff { slot: usize, card: Card, end: Option<End> },
     Discard(Card),
+}
+
+/// [`go_down_key`] order of two go-downs, without building the keys.
+fn cmp_go_downs(a: &[Meld], b: &[Meld]) -> std::cmp::Ordering {
+    // The key is each meld's card ids followed by -1: compare meld by meld, a meld
+    // that is a prefix of the other one comes first (its -1 is below any id).
+    for (x, y) in a.iter().zip(b) {
+        let ord = x.cards().cmp(y.cards());
+        if ord.is_ne() {
+            return ord;
+        }
+    }
+    a.len().cmp(&b.len())
 }
 
 /// `Action`'s order for go-downs: the card ids, each meld closed by -1.
