@@ -53,8 +53,9 @@ from liverpool._core import Action, Event, GameState, ScenarioReport, TableMeld
 from liverpool._core import VecEnv, action_layout, action_space_size
 from liverpool.scenarios import run_scenario, run_scenarios
 
-# Native bots, Python bot interface, simulation
-from liverpool._core import NativeBot, SimulationResult, simulate
+# Native bots, Python bot interface, simulation (local or on Ray)
+from liverpool._core import NativeBot, SimulationResult
+from liverpool.distributed import simulate
 from liverpool.bots import Bot, RandomBot, play_game
 
 # The learner's language (messages of refusals, widget labels)

@@ -336,6 +336,8 @@ templates! {
     "seat.not_down" => "seat {seat} has not gone down this round",
     "sim.bot_refused" => "game {game}: the {bot} bot of seat {seat} chose {action}, which the engine refused: {reason}",
     "sim.bots_per_seat" => "{players} players but {bots} bots: give one bot per seat",
+    "sim.concat_empty" => "SimulationResult.concat needs at least one part",
+    "sim.concat_part" => "part {index} (seed {seed}, first game {first}, bots {bots}, {rounds} rounds) does not follow the parts before it (seed {expected_seed}, next game {expected_first}, bots {expected_bots}, {expected_rounds} rounds)",
     "sim.no_bots" => "a simulation needs one bot per seat",
     "sim.too_many_games" => "{games} games: at most {max} per call",
     "snapshot.bad_json" => "game state JSON: {error}",
