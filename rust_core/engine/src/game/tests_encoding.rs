@@ -85,7 +85,11 @@ fn check_state(g: &GameState, rng: &mut Rng) -> usize {
         let listed: Vec<usize> = (0..space.size).filter(|&i| mask[i]).collect();
         assert_eq!(cached_ids, listed);
         let go_downs: Vec<usize> = listed.iter().copied().filter(|&i| i >= space.go_down).collect();
-        let samples = [go_downs.first(), go_downs.last(), listed.get(rng.below(listed.len() as u32) as usize)];
+        let samples = [
+            go_downs.first(),
+            go_downs.last(),
+            listed.get(rng.below(listed.len() as u32) as usize),
+        ];
         for &id in samples.into_iter().flatten() {
             let (mut by_cache, mut by_action) = (g.clone(), g.clone());
             let mut c = cache.clone();
