@@ -5,11 +5,13 @@ few games and a few hundred steps."""
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 
 import liverpool
-from liverpool import GameState, InvalidArgumentError, RuleSet, VecEnv
+from liverpool import ConcurrentUseError, GameState, InvalidArgumentError, RuleSet, VecEnv
 
 
 def _run(env: VecEnv, steps: int) -> list[tuple[np.ndarray, ...]]:
@@ -104,3 +106,39 @@ def test_bad_arguments_are_typed_errors() -> None:
             VecEnv(**kwargs)  # type: ignore[arg-type]
         assert e.value.code == code, kwargs
     assert liverpool.action_space_size(players=4) == VecEnv(1).action_space_size == GameState().action_space_size
+
+
+def test_a_busy_vec_env_raises_concurrent_use_error() -> None:
+    # One call at a time per environment (docs/guarantees.md "Threads"): other threads
+    # get a typed error at once, never RuntimeError('Already borrowed') or a crash.
+    env = VecEnv(64, seed=4)
+    env.reset()
+    seen: list[str] = []
+    barrier = threading.Barrier(3)
+
+    def worker(offset: int) -> None:
+        barrier.wait()
+        for k in range(40):
+            try:
+                env.step(env.sample_actions(offset + k))
+                seen.append("ok")
+            except ConcurrentUseError as e:
+                seen.append("busy" if e.code == "busy" and isinstance(e, RuntimeError) else repr(e))
+            except InvalidArgumentError as e:
+                # Another thread stepped between this thread's sample and its step:
+                # the ids are stale, refused as illegal, and nothing changed.
+                seen.append("stale" if e.code == "invalid_action_id" else repr(e))
+            except Exception as e:  # anything else fails the test below
+                seen.append(repr(e))
+            if not (env.num_envs == 64 and env.action_space_size > 0):
+                seen.append("sizes unavailable")
+
+    threads = [threading.Thread(target=worker, args=(1000 * i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert "ok" in seen and set(seen) <= {"ok", "busy", "stale"}, set(seen)
+    # Whatever interleaving happened, every row is still its game's.
+    for i in range(0, 64, 16):
+        assert np.array_equal(env.step(env.sample_actions(7))[1][i], env.game(i).legal_action_mask(int(env.to_act[i])))
