@@ -8,8 +8,8 @@
 
 use liverpool_engine::bots::{Bot, BotKind};
 use liverpool_engine::game::{Action, GameState, GO_DOWN_CAP, GO_DOWN_LIMIT, SWAP_JOKER_CAP};
-use liverpool_engine::search::all_go_downs_limited;
 use liverpool_engine::rules::RuleSet;
+use liverpool_engine::search::all_go_downs_limited;
 use liverpool_engine::sim::game_seeds;
 use std::sync::Arc;
 

@@ -18,8 +18,8 @@
 //! `slots` is the most melds the table can hold in one round: players × the largest
 //! contract (only one seat's melds for a whole-hand contract, L-8). Only the moves
 //! `legal_actions` lists have ids: `decline_discard` (a `draw_stock` during an offer
-//! already declines, L-5.1), a cut with no size, and lay-offs of several cards at once
-//! are accepted by `apply` but have none.
+//! already declines, L-5.1), a cut with no size, lay-offs of several cards at once and
+//! a joker laid off on a run without an end are accepted by `apply` but have none.
 
 use super::action::{Action, Event};
 use super::legal::GO_DOWN_LIMIT;
@@ -33,12 +33,13 @@ use crate::search::{all_go_downs, GoDown};
 use std::ops::Range;
 
 /// Go-down ids: as many as `legal_actions` ever lists ([`GO_DOWN_LIMIT`], the best
-/// ones by points left), so every listed go-down has an id. Random play under C-8
-/// California (wild queens) reaches hundreds of go-downs in one hand
-/// (docs/action-space.md has the measured figures).
+/// ones by points left), so every listed go-down has an id. Random play reaches 512
+/// listed go-downs in one hand under six presets (docs/action-space.md has the
+/// measured figures).
 pub const GO_DOWN_CAP: usize = GO_DOWN_LIMIT;
 
-/// At most this many joker swaps have an id (measured like [`GO_DOWN_CAP`]).
+/// At most this many joker swaps have an id: at most 63 were ever legal at once in
+/// simulated games of every preset (profile W, 8 players; docs/action-space.md).
 pub const SWAP_JOKER_CAP: usize = 96;
 
 /// Lay-off ids per table meld: 53 card kinds with no end, then the joker at the low
@@ -241,8 +242,8 @@ impl GameState {
     }
 
     /// Apply id `id` of `seat`, a legal id of the mask `for_each_legal_id_cached`
-    /// listed with `cache` in this very state (the caller checked it). The move is
-    /// validated once, by `apply`.
+    /// listed with `cache` in this very state (the caller checked it): what the
+    /// VecEnv does on every step. A refused id changes nothing.
     pub fn apply_cached_id(&mut self, seat: usize, id: usize, cache: &mut GoDownCache) -> Result<Event> {
         let space = self.action_space();
         let found = std::mem::take(&mut cache.found);
@@ -251,9 +252,13 @@ impl GameState {
                 // The k-th in id order, without sorting (or copying) the others.
                 let mut found = found;
                 found.select_nth_unstable_by(k, |a, b| cmp_go_downs(&a.melds, &b.melds));
-                Action::GoDown {
+                let action = Action::GoDown {
                     melds: found[k].melds.iter().map(|m| m.cards().to_vec()).collect(),
-                }
+                };
+                // A cache from another state could name a go-down that is not legal
+                // here: `check` refuses it without the W-9 charge `apply` would make.
+                self.check(seat, &action)?;
+                action
             }
             _ => self.action_from_id_for(Some(seat), id)?,
         };
