@@ -305,7 +305,7 @@ impl GameState {
                                     continue;
                                 }
                                 for &end in ends_for(card, &target.meld) {
-                                    if target.meld.lay_off(&[card], end, &self.rules).is_ok() {
+                                    if target.meld.can_lay_off(&[card], end, &self.rules) {
                                         if let Some(id) = space.call_id(i, end) {
                                             set(id);
                                         }
@@ -584,7 +584,7 @@ impl GameState {
                         continue;
                     }
                     for &end in ends_for(Card::JOKER, &target.meld) {
-                        if target.meld.lay_off(&[Card::JOKER], end, &self.rules).is_ok() {
+                        if target.meld.can_lay_off(&[Card::JOKER], end, &self.rules) {
                             out.push(Action::SwapJoker {
                                 meld: i,
                                 card: natural,
@@ -629,7 +629,7 @@ impl GameState {
                         continue;
                     }
                     for &end in ends_for(card, &target.meld) {
-                        if target.meld.lay_off(&[card], end, &self.rules).is_ok() {
+                        if target.meld.can_lay_off(&[card], end, &self.rules) {
                             visit(PlayMove::LayOff { slot: i, card, end });
                         }
                     }
