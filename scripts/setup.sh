@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Create .venv and install the project (the Rust extension is built by maturin)
-# with its dev and notebook extras, plus what the browser test drives: Debian's
-# Chromium (playwright is a pip package of the dev extra; `playwright install`
-# is never used). Safe to run again: it only rebuilds or installs what is missing.
+# with its dev, notebook, rl (PettingZoo, Gymnasium) and distributed (Ray)
+# extras, plus what the browser test drives: Debian's Chromium (playwright is a
+# pip package of the dev extra; `playwright install` is never used). Safe to run
+# again: it only rebuilds or installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +17,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 # Editable install: maturin compiles rust_core/python (release profile, see pyproject.toml).
-.venv/bin/python -m pip install --quiet -e ".[dev,notebooks]"
+.venv/bin/python -m pip install --quiet -e ".[dev,notebooks,rl,distributed]"
 
 # The browser test (tests/browser, docs/browser-test.md) drives /usr/bin/chromium.
 # Fonts: the DejaVu fonts carry the suit symbols, or the screenshots would show boxes.

@@ -166,3 +166,36 @@ def test_the_bots_passes_and_the_buys_left_are_shown(
     code, out = session(monkeypatch, capsys, "\n".join(commands) + "\nquit\n", "--seed", "7")
     assert code == 0 and "refused" not in out
     assert re.search(r"seat \d passed: did not buy", out)
+
+
+@pytest.mark.parametrize(
+    ("lang", "commands", "expected", "english"),
+    [
+        ("pt", ("ajuda", "jogadas", "pegar", "descartar", "sair"), ("sua vez", "jogadas possíveis", "você pegou", "tchau"), "your turn"),
+        ("es", ("ayuda", "jugadas", "tomar", "descartar", "terminar"), ("tu turno", "jugadas posibles", "tomaste", "adiós"), "your turn"),
+    ],
+)
+def test_a_session_in_portuguese_and_spanish(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    commands: tuple[str, ...],
+    expected: tuple[str, ...],
+    english: str,
+) -> None:
+    """--lang speaks the learner's language: the table, the prompts, the help and the
+    engine's refusals; the commands are typed in that language too."""
+    seed = next(s for s in range(50) if first_own_draw(s) is not None)
+    found = first_own_draw(seed)
+    assert found is not None
+    hand, top = found
+    help_, legal, take, discard, quit_ = commands
+    script = "\n".join([help_, legal, f"{discard} {hand[0]}", take, f"{discard} {top}", quit_]) + "\n"
+    code, out = session(monkeypatch, capsys, script, "--seed", str(seed), "--language", lang)
+    assert code == 0
+    for sentence in expected:
+        assert sentence in out, sentence
+    assert english not in out
+    assert "[wrong_phase, L-5.5]" in out  # the refusal keeps its code and rule id
+    assert "Commands" not in out and "type help" not in out
+    assert out.rstrip().endswith(expected[-1])

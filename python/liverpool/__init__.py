@@ -50,10 +50,12 @@ from liverpool._core import Deal, deal, new_deck, shuffled_deck, shuffled_decks
 
 # The game: state machine, positions, scenarios
 from liverpool._core import Action, Event, GameState, ScenarioReport, TableMeld
+from liverpool._core import VecEnv, action_layout, action_space_size
 from liverpool.scenarios import run_scenario, run_scenarios
 
-# Native bots, Python bot interface, simulation
-from liverpool._core import NativeBot, SimulationResult, simulate
+# Native bots, Python bot interface, simulation (local or on Ray)
+from liverpool._core import NativeBot, SimulationResult
+from liverpool.distributed import simulate
 from liverpool.bots import Bot, RandomBot, play_game
 
 # The learner's language (messages of refusals, widget labels)
@@ -102,6 +104,10 @@ __all__ = [
     "TableMeld",
     "run_scenario",
     "run_scenarios",
+    # reinforcement learning (docs/action-space.md)
+    "action_space_size",
+    "action_layout",
+    "VecEnv",
     # bots
     "Bot",
     "NativeBot",

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -22,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("liverpool.bench", "benchmark the engine against baselines measured in the same run"),
     "conformance": ("liverpool.scenarios", "run rule-conformance scenario files (CONFORMANCE.md)"),
     "simulate": ("liverpool.simulation_report", "simulate many bot games natively and summarise them"),
+    "tournament": ("liverpool.tournament", "bots against each other in rotating seats: win rates and mean scores with confidence intervals"),
     "play": ("liverpool.play", "play a game in the terminal against bots"),
     "serve": ("liverpool.serve", "serve the teaching notebooks on 127.0.0.1 (Voila, or JupyterLab with --lab)"),
 }
@@ -36,6 +39,28 @@ RULES_HELP = (
 def add_rules_argument(parser: argparse.ArgumentParser, default: str = "liverpool") -> None:
     """The ``--rules NAME|FILE`` option every command that plays or searches takes."""
     parser.add_argument("--rules", default=default, metavar="NAME|FILE", help=f"{RULES_HELP} (default {default})")
+
+
+def add_ray_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """``--ray [ADDRESS]``: ``None`` when absent, ``""`` for a new local Ray, else the address."""
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help=help_text)
+
+
+def add_progress_argument(parser: argparse.ArgumentParser) -> None:
+    """``--progress/--no-progress``: a tqdm bar on stderr (``None``: when stderr is a terminal)."""
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
+
+
+def write_json(path: Path, data: object) -> None:
+    """Write ``data`` as indented JSON to ``path`` (creating its folder) and say so."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {path}")
 
 
 def load_rules(spec: str) -> RuleSet:

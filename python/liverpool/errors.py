@@ -13,7 +13,8 @@ Hierarchy::
     LiverpoolError
     ├── InvalidCardError      (also ValueError)  malformed_card, too_many_copies, no_jokers_in_profile
     ├── InvalidRulesError     (also ValueError)  invalid_rules
-    ├── InvalidArgumentError  (also ValueError)  invalid_argument, invalid_round, batch_too_large
+    ├── InvalidArgumentError  (also ValueError)  invalid_argument, invalid_round, batch_too_large,
+    │                                            invalid_action_id
     ├── PositionError         (also ValueError)  bad_position, bad_scenario
     └── IllegalMoveError                         every refusal of a move or meld by a rule
 
@@ -176,6 +177,9 @@ _BY_CODE: dict[str, type[LiverpoolError]] = {
     "invalid_round": InvalidArgumentError,
     "invalid_argument": InvalidArgumentError,
     "batch_too_large": InvalidArgumentError,
+    # An action id (docs/action-space.md) outside the space or naming no move now: the
+    # id is a wrong argument; a move a rule refuses keeps its own code.
+    "invalid_action_id": InvalidArgumentError,
     "bad_position": PositionError,
     "bad_scenario": PositionError,
     "busy": ConcurrentUseError,

@@ -4,9 +4,12 @@
 
     liverpool simulate --games 1000 --seed 0 --bots greedy,greedy,random,greedy
     liverpool simulate --games 20000 --threads 2 --json target/sim.json
+    liverpool simulate --games 100000 --ray              # a local Ray
+    liverpool simulate --games 1000000 --ray HOST:6379   # a Ray cluster
 
 The games run natively in parallel (:func:`liverpool.simulate`); the same seed
-gives the same games whatever the thread count. The summary gives, per seat and
+gives the same games whatever the thread count, and on Ray (``--ray``, the
+``distributed`` extra) the same numbers as here (:mod:`liverpool.distributed`). The summary gives, per seat and
 per bot, the win rate (a shared win counts for every seat in it, L-10.3) and the
 mean total; per round, the mean number of turns, the buys, the rounds that ended
 with no winner (L-9.2, L-9.3) and the cut bonuses (L-2.3); and the speed.
@@ -15,22 +18,24 @@ with no winner (L-9.2, L-9.3) and the cut bonuses (L-2.3); and the speed.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from liverpool._core import RuleSet, SimulationResult, simulate
-from liverpool.cli import add_rules_argument, load_rules
+from liverpool._core import RuleSet, SimulationResult
+from liverpool.cli import add_progress_argument, add_ray_argument, add_rules_argument, load_rules, write_json
+from liverpool.distributed import Backend, simulate
 from liverpool.errors import LiverpoolError
 from liverpool.progress import ProgressBar
 
 DEFAULT_BOTS = "greedy,greedy,random,greedy"
 
 
-def summarize(result: SimulationResult, rules: RuleSet | None = None, threads: int | None = None) -> dict[str, Any]:
+def summarize(
+    result: SimulationResult, rules: RuleSet | None = None, threads: int | None = None, backend: str = "local"
+) -> dict[str, Any]:
     """The numbers the command prints, as plain JSON-ready data.
 
     >>> from liverpool import simulate
@@ -89,6 +94,7 @@ def summarize(result: SimulationResult, rules: RuleSet | None = None, threads: i
         "bots": list(result.bots),
         "rules": rules.name,
         "threads": threads,
+        "backend": backend,
         "seconds": seconds,
         "games_per_second": games / seconds if seconds > 0 else None,
         "seats": seats,
@@ -108,6 +114,8 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
 def format_summary(s: dict[str, Any]) -> str:
     """The summary as the text the command prints."""
     threads = "every core" if s["threads"] is None else f"{s['threads']} thread{'s' if s['threads'] != 1 else ''}"
+    if s.get("backend", "local") == "ray":
+        threads = f"on Ray, {threads if s['threads'] is not None else '1 thread'} per task"
     speed = "-" if s["games_per_second"] is None else f"{s['games_per_second']:,.0f} games/s"
     lines = [
         (
@@ -170,34 +178,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default=DEFAULT_BOTS,
-        help=f"one native bot per seat, comma-separated: greedy or random (default {DEFAULT_BOTS})",
+        help=f"one native bot per seat, comma-separated: greedy, random or expert (default {DEFAULT_BOTS})",
     )
-    parser.add_argument("--threads", type=int, default=None, help="worker threads (default: every core)")
+    parser.add_argument(
+        "--threads", type=int, default=None, help="worker threads (default: every core; with --ray: per task, default 1)"
+    )
+    add_ray_argument(
+        parser, "run seed ranges as Ray tasks: on a new local Ray, or on the cluster at ADDRESS (extra 'distributed')"
+    )
     add_rules_argument(parser)
     parser.add_argument("--json", metavar="FILE", type=Path, help="also write the summary as JSON to FILE")
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         rules = load_rules(args.rules)
+        backend: Backend = "local" if args.ray is None else "ray"
         bar = ProgressBar(args.games, label="games", enabled=args.progress)
         try:
-            result = simulate(args.games, seed=args.seed, bots=args.bots, rules=rules, threads=args.threads, progress=bar)
+            result = simulate(
+                args.games,
+                seed=args.seed,
+                bots=args.bots,
+                rules=rules,
+                threads=args.threads,
+                progress=bar,
+                backend=backend,
+                ray_address=args.ray or None,
+            )
         finally:
             bar.close()
     except LiverpoolError as exc:
         print(f"liverpool simulate: error: {exc} [{exc.code}]", file=sys.stderr)
         return 2
-    summary = summarize(result, rules, args.threads)
+    except ImportError as exc:
+        print(f"liverpool simulate: error: {exc}", file=sys.stderr)
+        return 2
+    summary = summarize(result, rules, args.threads, backend)
     print(format_summary(summary))
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-        print(f"wrote {args.json}")
+        write_json(args.json, summary)
     return 0

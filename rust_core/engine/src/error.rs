@@ -67,6 +67,7 @@ error_codes! {
     BadPosition => "bad_position", "a position is inconsistent or malformed";
     BadScenario => "bad_scenario", "a scenario file is not valid scenario JSON";
     BatchTooLarge => "batch_too_large", "a batch is too large to allocate";
+    InvalidActionId => "invalid_action_id", "an action id outside the action space, or one that names no move now (docs/action-space.md)";
     // Use of the library (never a rule question).
     Busy => "busy", "the object is in use by another thread";
 }

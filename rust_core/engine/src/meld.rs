@@ -5,7 +5,7 @@
 //! cards are stored low to high, so the joker at index `i` stands for position
 //! `start + i`.
 
-use crate::card::{format_cards, Card, Suit};
+use crate::card::{format_cards, Card, Suit, JOKER_ID};
 use crate::error::{Error, ErrorCode, Message, Result};
 use crate::msg;
 use crate::rules::{Contract, MeldSpec, RuleSet};
@@ -41,6 +41,87 @@ pub fn position_rank(pos: u8) -> u8 {
         1
     } else {
         pos
+    }
+}
+
+/// Why cards are not a meld, without the sentence: the checks decide with this and
+/// only [`MeldFault::error`] builds the error, when a caller reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MeldFault {
+    /// L-1.2: more copies than the deck holds (the error comes from `check_meld_copies`).
+    Copies,
+    SetMinSize(u8),
+    SetNoNatural,
+    NotOneRank,
+    SetFewNaturals(u8),
+    RunMinSize(u8),
+    RunTooLong,
+    RunNoNatural,
+    NotOneSuit,
+    NotConsecutive,
+    /// The minimum, and the rule (L-4.5, or W-4 with a naturals window).
+    RunFewNaturals(u8, &'static str),
+}
+
+impl MeldFault {
+    /// The `invalid_meld` (or copy-limit) error of `cards`.
+    fn error(self, cards: &[Card], rules: &RuleSet) -> Error {
+        let invalid = |rule: &'static str, msg: Message| Error::refused(ErrorCode::InvalidMeld, rule, msg);
+        let not_a_set =
+            |rule, why: Message| invalid(rule, msg!("meld.not_a_set", cards = format_cards(cards), why = why));
+        let not_a_run =
+            |rule, why: Message| invalid(rule, msg!("meld.not_a_run", cards = format_cards(cards), why = why));
+        match self {
+            MeldFault::Copies => {
+                check_meld_copies(cards, rules, msg!("what.the_meld")).expect_err("the copy limit refused these cards")
+            }
+            MeldFault::SetMinSize(min) => not_a_set("L-4.1", msg!("meld.set_min_size", min = min)),
+            MeldFault::SetNoNatural => not_a_set("L-4.5", msg!("meld.no_natural")),
+            MeldFault::NotOneRank => not_a_set("L-4.1", msg!("meld.not_one_rank")),
+            MeldFault::SetFewNaturals(min) => invalid(
+                "L-4.5",
+                msg!("meld.set_few_naturals", cards = format_cards(cards), min = min),
+            ),
+            MeldFault::RunMinSize(min) => not_a_run("L-4.2", msg!("meld.run_min_size", min = min)),
+            MeldFault::RunTooLong => not_a_run("L-4.3", msg!("meld.run_too_long")),
+            MeldFault::RunNoNatural => not_a_run("L-4.5", msg!("meld.no_natural")),
+            MeldFault::NotOneSuit => not_a_run("L-4.2", msg!("meld.not_one_suit")),
+            MeldFault::NotConsecutive => not_a_run("L-4.3", msg!("meld.not_consecutive")),
+            MeldFault::RunFewNaturals(min, rule) => invalid(
+                rule,
+                msg!("meld.run_few_naturals", cards = format_cards(cards), min = min),
+            ),
+        }
+    }
+}
+
+/// Why cards do not lay off on a meld (the `why` of `lay_off.refused`), without the
+/// sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum LayOffFault {
+    WrongRank(Card),
+    WrongSuit(Card),
+    NoExtension,
+    PositionTaken(i32, Card),
+    PositionClash,
+    LeavesGap,
+    JokerNoRoom,
+    /// The grown cards are not a meld.
+    NotAMeld(Vec<Card>, MeldFault),
+}
+
+impl LayOffFault {
+    fn message(&self, target: &Meld, rules: &RuleSet) -> Message {
+        match self {
+            LayOffFault::WrongRank(c) => msg!("lay_off.wrong_rank", card = c, rank = Card::rank_str(target.key)),
+            LayOffFault::WrongSuit(c) => msg!("lay_off.wrong_suit", card = c),
+            LayOffFault::NoExtension => msg!("lay_off.no_extension"),
+            LayOffFault::PositionTaken(pos, c) => msg!("lay_off.position_taken", position = pos, card = c),
+            LayOffFault::PositionClash => msg!("lay_off.position_clash"),
+            LayOffFault::LeavesGap => msg!("lay_off.leaves_gap"),
+            LayOffFault::JokerNoRoom => msg!("lay_off.joker_no_room"),
+            LayOffFault::NotAMeld(grown, fault) => fault.error(grown, rules).to_message(),
+        }
     }
 }
 
@@ -103,48 +184,38 @@ impl Meld {
     /// A set from cards in any order (L-4.1, L-4.5). Size limits of a go-down are
     /// checked by [`check_go_down`]; here only the minimum size applies.
     pub fn set(cards: &[Card], rules: &RuleSet) -> Result<Meld> {
-        check_meld_copies(cards, rules, msg!("what.the_meld"))?;
-        Meld::set_unchecked(cards, rules)
+        Meld::check_set(cards, rules, true).map_err(|f| f.error(cards, rules))
     }
 
     /// [`Meld::set`] without the deck's copy limit (the search, which reads wild cards
     /// as jokers and only ever holds cards of a checked hand).
     pub(crate) fn set_unchecked(cards: &[Card], rules: &RuleSet) -> Result<Meld> {
-        let invalid = |why: Message| {
-            Err(Error::refused(
-                ErrorCode::InvalidMeld,
-                "L-4.1",
-                msg!("meld.not_a_set", cards = format_cards(cards), why = why),
-            ))
-        };
-        let naturals: Vec<Card> = cards.iter().copied().filter(|&c| !rules.is_wild(c)).collect();
+        Meld::check_set(cards, rules, false).map_err(|f| f.error(cards, rules))
+    }
+
+    /// The verdict of [`Meld::set`] (`copies`: with the deck's copy limit) without a
+    /// sentence: the legal moves and the go-down check test many readings and keep
+    /// only the verdict; [`MeldFault::error`] says it when someone reads it.
+    fn check_set(cards: &[Card], rules: &RuleSet, copies: bool) -> std::result::Result<Meld, MeldFault> {
+        if copies && !meld_copies_fit(cards, rules) {
+            return Err(MeldFault::Copies);
+        }
         if cards.len() < rules.set_size_min as usize {
-            return invalid(msg!("meld.set_min_size", min = rules.set_size_min));
+            return Err(MeldFault::SetMinSize(rules.set_size_min));
         }
-        let Some(first) = naturals.first() else {
-            return Err(Error::refused(
-                ErrorCode::InvalidMeld,
-                "L-4.5",
-                msg!(
-                    "meld.not_a_set",
-                    cards = format_cards(cards),
-                    why = msg!("meld.no_natural")
-                ),
-            ));
+        let mut naturals = cards.iter().filter(|&&c| !rules.is_wild(c));
+        let Some(first) = naturals.next() else {
+            return Err(MeldFault::SetNoNatural);
         };
-        if naturals.iter().any(|c| c.rank() != first.rank()) {
-            return invalid(msg!("meld.not_one_rank"));
+        let mut count = 1usize;
+        for c in naturals {
+            if c.rank() != first.rank() {
+                return Err(MeldFault::NotOneRank);
+            }
+            count += 1;
         }
-        if naturals.len() < rules.min_naturals_set.max(1) as usize {
-            return Err(Error::refused(
-                ErrorCode::InvalidMeld,
-                "L-4.5",
-                msg!(
-                    "meld.set_few_naturals",
-                    cards = format_cards(cards),
-                    min = rules.min_naturals_set
-                ),
-            ));
+        if count < rules.min_naturals_set.max(1) as usize {
+            return Err(MeldFault::SetFewNaturals(rules.min_naturals_set));
         }
         Ok(Meld {
             kind: MeldKind::Set,
@@ -157,40 +228,38 @@ impl Meld {
 
     /// A run from cards listed low to high; a joker's place fixes its position (L-4.2, L-4.3).
     pub fn run(cards: &[Card], rules: &RuleSet) -> Result<Meld> {
-        check_meld_copies(cards, rules, msg!("what.the_meld"))?;
-        Meld::run_min_len(cards, rules, rules.run_size_min)
+        Meld::check_run(cards, rules, rules.run_size_min, true).map_err(|f| f.error(cards, rules))
     }
 
     pub(crate) fn run_min_len(cards: &[Card], rules: &RuleSet, min_len: u8) -> Result<Meld> {
-        // The message is built only on failure: the search validates many runs.
-        let invalid = |rule: &'static str, why: Message| {
-            Err(Error::refused(
-                ErrorCode::InvalidMeld,
-                rule,
-                msg!("meld.not_a_run", cards = format_cards(cards), why = why),
-            ))
-        };
+        Meld::check_run(cards, rules, min_len, false).map_err(|f| f.error(cards, rules))
+    }
+
+    /// The verdict of [`Meld::run`] (`copies`: with the deck's copy limit), at least
+    /// `min_len` cards, without a sentence (see [`Meld::check_set`]).
+    fn check_run(cards: &[Card], rules: &RuleSet, min_len: u8, copies: bool) -> std::result::Result<Meld, MeldFault> {
+        if copies && !meld_copies_fit(cards, rules) {
+            return Err(MeldFault::Copies);
+        }
         if cards.len() < min_len as usize {
-            return invalid("L-4.2", msg!("meld.run_min_size", min = min_len));
+            return Err(MeldFault::RunMinSize(min_len));
         }
         if cards.len() > 14 {
-            return invalid("L-4.3", msg!("meld.run_too_long"));
+            return Err(MeldFault::RunTooLong);
         }
         let wild = |c: &Card| rules.is_wild(*c);
         let Some((first_index, first)) = cards.iter().enumerate().find(|(_, c)| !wild(c)) else {
-            return invalid("L-4.5", msg!("meld.no_natural"));
+            return Err(MeldFault::RunNoNatural);
         };
         let suit = first.suit_index();
         if cards.iter().any(|c| !wild(c) && c.suit_index() != suit) {
-            return invalid("L-4.2", msg!("meld.not_one_suit"));
+            return Err(MeldFault::NotOneSuit);
         }
         // The first natural fixes the start; an ace may sit at position 1 or 14.
-        let mut candidates = vec![first.rank() as i32 - first_index as i32];
-        if first.rank() == 1 {
-            candidates.push(14 - first_index as i32);
-        }
+        let low_start = first.rank() as i32 - first_index as i32;
+        let high_start = (first.rank() == 1).then_some(14 - first_index as i32);
         let len = cards.len() as i32;
-        let start = candidates.into_iter().find(|&s| {
+        let start = std::iter::once(low_start).chain(high_start).find(|&s| {
             s >= 1
                 && s + len - 1 <= 14
                 && cards
@@ -199,7 +268,7 @@ impl Meld {
                     .all(|(i, c)| wild(c) || position_rank((s + i as i32) as u8) == c.rank())
         });
         let Some(start) = start else {
-            return invalid("L-4.3", msg!("meld.not_consecutive"));
+            return Err(MeldFault::NotConsecutive);
         };
         let counted = match rules.run_naturals_window {
             Some(w) => &cards[..cards.len().min(w as usize)],
@@ -207,19 +276,12 @@ impl Meld {
         };
         let naturals = counted.iter().filter(|c| !wild(c)).count();
         if naturals < rules.min_naturals_run.max(1) as usize {
-            return Err(Error::refused(
-                ErrorCode::InvalidMeld,
-                if rules.run_naturals_window.is_some() {
-                    "W-4"
-                } else {
-                    "L-4.5"
-                },
-                msg!(
-                    "meld.run_few_naturals",
-                    cards = format_cards(cards),
-                    min = rules.min_naturals_run
-                ),
-            ));
+            let rule = if rules.run_naturals_window.is_some() {
+                "W-4"
+            } else {
+                "L-4.5"
+            };
+            return Err(MeldFault::RunFewNaturals(rules.min_naturals_run, rule));
         }
         Ok(Meld {
             kind: MeldKind::Run,
@@ -234,22 +296,22 @@ impl Meld {
     /// (e.g. `5♥ JK JK JK` could be either). The error of the more plausible
     /// reading is returned when there is none.
     pub fn interpretations(cards: &[Card], rules: &RuleSet) -> Result<Vec<Meld>> {
-        let set = Meld::set(cards, rules);
-        let run = Meld::run(cards, rules);
+        let set = Meld::check_set(cards, rules, true);
+        let run = Meld::check_run(cards, rules, rules.run_size_min, true);
         let mut out = vec![];
-        let set_err = match set {
+        let set_fault = match set {
             Ok(m) => {
                 out.push(m);
                 None
             }
-            Err(e) => Some(e),
+            Err(f) => Some(f),
         };
-        let run_err = match run {
+        let run_fault = match run {
             Ok(m) => {
                 out.push(m);
                 None
             }
-            Err(e) => Some(e),
+            Err(f) => Some(f),
         };
         if out.is_empty() {
             // Report the reading that the cards look like: one rank → set, else run.
@@ -258,7 +320,8 @@ impl Meld {
                 Some(r) => ranks.all(|x| x == r),
                 None => true,
             };
-            return Err(if one_rank { set_err.unwrap() } else { run_err.unwrap() });
+            let fault = if one_rank { set_fault } else { run_fault };
+            return Err(fault.expect("neither reading is legal").error(cards, rules));
         }
         Ok(out)
     }
@@ -274,46 +337,60 @@ impl Meld {
                 msg!("lay_off.no_cards"),
             ));
         }
-        let refuse = |why: Message| {
-            Err(Error::refused(
+        self.try_lay_off(cards, end, rules).map_err(|fault| {
+            Error::refused(
                 ErrorCode::InvalidLayOff,
                 "L-5.3",
                 msg!(
                     "lay_off.refused",
                     cards = format_cards(cards),
                     meld = format_cards(&self.cards),
-                    why = why
+                    why = fault.message(self, rules)
                 ),
-            ))
-        };
+            )
+        })
+    }
+
+    /// Would [`Meld::lay_off`] succeed? The same checks, without building the error
+    /// (the legal moves and the bots ask this of every card and every table meld).
+    pub fn can_lay_off(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> bool {
+        !cards.is_empty() && self.try_lay_off(cards, end, rules).is_ok()
+    }
+
+    /// [`Meld::lay_off`] for a non-empty `cards`, with the reason of a refusal as a
+    /// [`LayOffFault`] (no sentence built).
+    fn try_lay_off(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> std::result::Result<Meld, LayOffFault> {
         match self.kind {
             MeldKind::Set => {
-                if let Some(c) = cards.iter().find(|&&c| !rules.is_wild(c) && c.rank() != self.key) {
-                    return refuse(msg!("lay_off.wrong_rank", card = c, rank = Card::rank_str(self.key)));
+                if let Some(&c) = cards.iter().find(|&&c| !rules.is_wild(c) && c.rank() != self.key) {
+                    return Err(LayOffFault::WrongRank(c));
                 }
                 let mut grown = self.cards.clone();
                 grown.extend_from_slice(cards);
-                Meld::set(&grown, rules).or_else(|e| refuse(e.to_message()))
+                match Meld::check_set(&grown, rules, true) {
+                    Ok(meld) => Ok(meld),
+                    Err(fault) => Err(LayOffFault::NotAMeld(grown, fault)),
+                }
             }
-            MeldKind::Run => self.lay_off_run(cards, end, rules).or_else(refuse),
+            MeldKind::Run => self.lay_off_run(cards, end, rules),
         }
     }
 
-    fn lay_off_run(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> std::result::Result<Meld, Message> {
+    fn lay_off_run(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> std::result::Result<Meld, LayOffFault> {
         let (low, high) = self.span().expect("a run");
         // Wild cards fill gaps first, then extend the run, in the order given.
         let wilds: Vec<Card> = cards.iter().copied().filter(|&c| rules.is_wild(c)).collect();
         let jokers = wilds.len() as i32;
         let naturals: Vec<Card> = cards.iter().copied().filter(|&c| !rules.is_wild(c)).collect();
-        for c in &naturals {
+        for &c in &naturals {
             if c.suit_index() != self.key {
-                return Err(msg!("lay_off.wrong_suit", card = c));
+                return Err(LayOffFault::WrongSuit(c));
             }
         }
         // Each ace may go to position 1 or 14; try every assignment (at most 2 aces matter).
         let aces = naturals.iter().filter(|c| c.rank() == 1).count();
         let mut best: Option<(i32, Vec<Option<Card>>, u8)> = None;
-        let mut last_reason = msg!("lay_off.no_extension");
+        let mut last_reason = LayOffFault::NoExtension;
         for ace_mask in 0..(1u32 << aces) {
             let mut ace_i = 0;
             let mut positions: Vec<(i32, Card)> = Vec::with_capacity(naturals.len());
@@ -327,8 +404,8 @@ impl Meld {
                 };
                 positions.push((pos, c));
             }
-            if let Some((pos, c)) = positions.iter().find(|(p, _)| (low as i32..=high as i32).contains(p)) {
-                last_reason = msg!("lay_off.position_taken", position = pos, card = c);
+            if let Some(&(pos, c)) = positions.iter().find(|(p, _)| (low as i32..=high as i32).contains(p)) {
+                last_reason = LayOffFault::PositionTaken(pos, c);
                 continue;
             }
             let mut lo = low as i32;
@@ -351,12 +428,12 @@ impl Meld {
                 *slot = Some(c);
             }
             if clash {
-                last_reason = msg!("lay_off.position_clash");
+                last_reason = LayOffFault::PositionClash;
                 continue;
             }
             let gaps = slots.iter().filter(|s| s.is_none()).count() as i32;
             if gaps > jokers {
-                last_reason = msg!("lay_off.leaves_gap");
+                last_reason = LayOffFault::LeavesGap;
                 continue;
             }
             let extra = jokers - gaps;
@@ -382,7 +459,7 @@ impl Meld {
                     slots = v;
                     start = lo - extra;
                 } else {
-                    last_reason = msg!("lay_off.joker_no_room");
+                    last_reason = LayOffFault::JokerNoRoom;
                     continue;
                 }
             }
@@ -393,7 +470,10 @@ impl Meld {
         }
         let (_, slots, start) = best.ok_or(last_reason)?;
         let grown: Vec<Card> = slots.into_iter().map(|s| s.expect("filled")).collect();
-        let meld = Meld::run_min_len(&grown, rules, 1).map_err(|e| e.to_message())?;
+        let meld = match Meld::check_run(&grown, rules, 1, false) {
+            Ok(meld) => meld,
+            Err(fault) => return Err(LayOffFault::NotAMeld(grown, fault)),
+        };
         debug_assert_eq!(meld.start, start);
         Ok(meld)
     }
@@ -458,6 +538,15 @@ pub fn adjacent_same_suit_runs(runs: &[&Meld]) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// [`check_meld_copies`]'s verdict without its error: do `cards` fit the largest
+/// deck of the rules (L-1.2)?
+fn meld_copies_fit(cards: &[Card], rules: &RuleSet) -> bool {
+    let mut counts = [0u32; 53];
+    cards.iter().for_each(|c| counts[c.id() as usize] += 1);
+    let (decks, jokers) = rules.deck_for(rules.max_players);
+    counts[JOKER_ID as usize] <= u32::from(jokers) && counts[..52].iter().all(|&n| n <= u32::from(decks))
 }
 
 /// L-1.2: cards laid together never hold more copies of a card than the largest deck
@@ -661,6 +750,47 @@ mod tests {
         let set = Meld::set(&cards("4D 4S 4H"), &l()).unwrap();
         assert_eq!(set.lay_off(&cards("4C JK"), None, &l()).unwrap().len(), 5);
         assert!(set.lay_off(&cards("5C"), None, &l()).is_err());
+    }
+
+    #[test]
+    fn can_lay_off_agrees_with_lay_off_and_errors_name_the_cards() {
+        // L-5.3: the boolean check and the checked lay-off share one verdict; a refusal
+        // still says which cards and which meld, and why (the sentence is built only then).
+        let mut rng = crate::rng::Rng::from_seed(17);
+        for name in RuleSet::preset_names() {
+            let rules = RuleSet::preset(name).unwrap();
+            let melds: Vec<Meld> = [
+                "5H 6H 7H 8H",
+                "JK 9S TS JS",
+                "TD JD QD KD",
+                "AC 2C 3C 4C",
+                "4D 4S 4H",
+                "QS QH JK",
+            ]
+            .iter()
+            .filter_map(|m| Meld::interpretations(&cards(m), &rules).ok())
+            .flatten()
+            .collect();
+            assert!(melds.len() >= 4, "{name}");
+            for _ in 0..400 {
+                let n = rng.below(3) as usize;
+                let laid: Vec<Card> = (0..n).map(|_| Card::from_id(rng.below(53) as u8).unwrap()).collect();
+                let meld = &melds[rng.below(melds.len() as u32) as usize];
+                for end in [None, Some(End::Low), Some(End::High)] {
+                    let checked = meld.lay_off(&laid, end, &rules);
+                    assert_eq!(
+                        meld.can_lay_off(&laid, end, &rules),
+                        checked.is_ok(),
+                        "{name} {meld} + {laid:?}"
+                    );
+                    if let (Err(e), false) = (checked, laid.is_empty()) {
+                        assert_eq!(e.code, ErrorCode::InvalidLayOff);
+                        assert!(e.message.contains(&format_cards(&laid)), "{}", e.message);
+                        assert!(e.message.contains(&format_cards(meld.cards())), "{}", e.message);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -903,6 +903,54 @@ impl PyGameState {
         Ok(py_result(self.state.observation_tensor(seat))?.into_pyarray(py))
     }
 
+    // ----- the action space (docs/action-space.md) -----
+
+    /// The number of action ids of this game's rule set and player count.
+    #[getter]
+    fn action_space_size(&self) -> usize {
+        self.state.action_space().size
+    }
+
+    /// The blocks of the action space, in id order, as `name -> slice`.
+    fn action_layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        crate::env::layout_dict(py, &self.state.action_space())
+    }
+
+    /// One flag per action id: the legal moves of `seat` (default: `to_act`); all
+    /// false when the engine does not wait for that seat.
+    #[pyo3(signature = (seat = None))]
+    fn legal_action_mask<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let seat = seat.map(|s| seat_arg(&self.state, s)).transpose()?;
+        let state = &self.state;
+        Ok(py.detach(|| state.legal_action_mask(seat)).into_pyarray(py))
+    }
+
+    /// The id of `action` now (`InvalidArgumentError`, code `invalid_action_id`, for a
+    /// move that has none, e.g. `decline_discard`).
+    fn action_id(&self, action: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let action = extract_action(action)?;
+        py_result(self.state.action_id(&action))
+    }
+
+    /// The action `action_id` stands for now (go-downs and swaps: the k-th legal one).
+    fn action_from_id(&self, action_id: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        Ok(crate::env::decode(&self.state, action_id)?.into())
+    }
+
+    /// Apply the move `action_id` stands for, by `seat`. Exactly the ids of
+    /// `legal_action_mask(seat)` are accepted; a refused id changes nothing.
+    fn apply_id(&mut self, seat: &Bound<'_, PyAny>, action_id: &Bound<'_, PyAny>) -> PyResult<PyEvent> {
+        let seat = seat_arg(&self.state, seat)?;
+        let id = crate::env::action_id_arg(action_id)?;
+        Ok(PyEvent {
+            event: py_result(self.state.apply_id(seat, id))?,
+        })
+    }
+
     /// The blocks of `observation_tensor`, in order, as `name -> slice`: card blocks
     /// are counts per card id (53 entries), seat blocks are relative to the observer.
     fn observation_layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {

@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 mod args;
 mod cards;
 mod deal;
+mod env;
 mod errors;
 mod game;
 mod hint;
@@ -25,5 +26,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     hint::register(m)?;
     sim::register(m)?;
+    env::register(m)?;
     Ok(())
 }

@@ -14,9 +14,9 @@ use liverpool_engine::game::GameState;
 use liverpool_engine::msg;
 use liverpool_engine::sim::{check_batch, simulate_range, SimResult};
 use numpy::ndarray::{Array2, Array3};
-use numpy::{IntoPyArray, PyArray2, PyArray3};
+use numpy::{IntoPyArray, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 use std::sync::{Arc, Mutex, TryLockError};
 use std::time::Instant;
 
@@ -164,6 +164,10 @@ pub struct PySimulationResult {
     players: usize,
     #[pyo3(get)]
     seed: u64,
+    /// The index of the first game in the batch seeded with `seed`: these are games
+    /// `first..first + games` (0 unless `simulate` was given `first`).
+    #[pyo3(get)]
+    first: u64,
     /// The bot name of each seat.
     #[pyo3(get)]
     bots: Py<PyTuple>,
@@ -206,15 +210,37 @@ fn array3<T: numpy::Element>(py: Python<'_>, data: Vec<T>, shape: (usize, usize,
     Ok(a.into_pyarray(py).unbind())
 }
 
+/// A flat copy of a numpy array of a result (C order, whatever the array's strides).
+fn flat2<T: numpy::Element + Copy>(py: Python<'_>, a: &Py<PyArray2<T>>) -> Vec<T> {
+    a.bind(py).readonly().as_array().iter().copied().collect()
+}
+
+fn flat3<T: numpy::Element + Copy>(py: Python<'_>, a: &Py<PyArray3<T>>) -> Vec<T> {
+    a.bind(py).readonly().as_array().iter().copied().collect()
+}
+
 impl PySimulationResult {
-    fn new(py: Python<'_>, r: SimResult, seed: u64, kinds: &[BotKind], seconds: f64) -> PyResult<Self> {
+    fn new(py: Python<'_>, r: SimResult, seed: u64, first: u64, kinds: &[BotKind], seconds: f64) -> PyResult<Self> {
+        let names: Vec<&str> = kinds.iter().map(|b| b.name()).collect();
+        Self::from_parts(py, r, seed, first, PyTuple::new(py, names)?.unbind(), seconds)
+    }
+
+    fn from_parts(
+        py: Python<'_>,
+        r: SimResult,
+        seed: u64,
+        first: u64,
+        bots: Py<PyTuple>,
+        seconds: f64,
+    ) -> PyResult<Self> {
         let (g, k, p) = (r.games, r.rounds, r.players);
         Ok(PySimulationResult {
             games: g,
             rounds: k,
             players: p,
             seed,
-            bots: PyTuple::new(py, kinds.iter().map(|b| b.name()))?.unbind(),
+            first,
+            bots,
             seconds,
             round_scores: array3(py, r.round_scores, (g, k, p))?,
             went_out: array2(py, r.went_out, (g, k))?,
@@ -226,6 +252,29 @@ impl PySimulationResult {
             winners: array2(py, r.winners, (g, p))?,
         })
     }
+
+    /// The arrays back as the engine's flat result.
+    fn to_sim(&self, py: Python<'_>) -> SimResult {
+        SimResult {
+            games: self.games,
+            rounds: self.rounds,
+            players: self.players,
+            round_scores: flat3(py, &self.round_scores),
+            went_out: flat2(py, &self.went_out),
+            turns: flat2(py, &self.turns),
+            buys: flat3(py, &self.buys),
+            cut_bonus: flat2(py, &self.cut_bonus),
+            no_winner: flat2(py, &self.no_winner),
+            totals: flat2(py, &self.totals),
+            winners: flat2(py, &self.winners),
+        }
+    }
+
+    /// The bot names as one comma-separated string (for messages).
+    fn bot_list(&self, py: Python<'_>) -> PyResult<String> {
+        let names: Vec<String> = self.bots.bind(py).extract()?;
+        Ok(names.join(","))
+    }
 }
 
 #[pymethods]
@@ -234,13 +283,175 @@ impl PySimulationResult {
         self.games
     }
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let first = if self.first == 0 {
+            String::new()
+        } else {
+            format!(", first={}", self.first)
+        };
         Ok(format!(
-            "SimulationResult(games={}, seed={}, bots={})",
+            "SimulationResult(games={}, seed={}{}, bots={})",
             self.games,
             self.seed,
+            first,
             self.bots.bind(py).repr()?
         ))
     }
+
+    /// One result from consecutive parts of one batch: the same seed, bots and
+    /// rounds, each part starting where the one before ended (`first`). The games
+    /// are those of the parts in order, so joining the parts of a batch split by
+    /// game index gives the arrays of the whole batch. `seconds` defaults to the
+    /// sum of the parts' seconds (give the wall-clock time of a parallel run).
+    /// `InvalidArgumentError` for no parts or for a part that does not follow.
+    #[staticmethod]
+    #[pyo3(signature = (parts, seconds = None))]
+    fn concat(py: Python<'_>, parts: &Bound<'_, PyAny>, seconds: Option<f64>) -> PyResult<PySimulationResult> {
+        let mut items: Vec<Bound<'_, PySimulationResult>> = Vec::new();
+        let kind_of = |obj: &Bound<'_, PyAny>| obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        for item in parts
+            .try_iter()
+            .map_err(|_| invalid_argument(msg!("arg.not_iterable", what = "parts", kind = kind_of(parts))))?
+        {
+            let item = item?;
+            let part = item.cast_into::<PySimulationResult>().map_err(|e| {
+                invalid_argument(msg!(
+                    "arg.not_iterable",
+                    what = "parts",
+                    kind = kind_of(&e.into_inner())
+                ))
+            })?;
+            items.push(part);
+        }
+        let Some(head) = items.first() else {
+            return Err(invalid_argument(msg!("sim.concat_empty")));
+        };
+        let head = head.get();
+        let head_bots = head.bot_list(py)?;
+        let mut next = head.first;
+        let mut joined: Option<SimResult> = None;
+        let mut total_seconds = 0.0;
+        for (index, part) in items.iter().enumerate() {
+            let part = part.get();
+            let bots = part.bot_list(py)?;
+            if part.seed != head.seed || part.first != next || bots != head_bots || part.rounds != head.rounds {
+                return Err(invalid_argument(msg!(
+                    "sim.concat_part",
+                    index = index,
+                    seed = part.seed,
+                    first = part.first,
+                    bots = bots,
+                    rounds = part.rounds,
+                    expected_seed = head.seed,
+                    expected_first = next,
+                    expected_bots = &head_bots,
+                    expected_rounds = head.rounds
+                )));
+            }
+            next += part.games as u64;
+            total_seconds += part.seconds;
+            let sim = part.to_sim(py);
+            match joined.as_mut() {
+                None => joined = Some(sim),
+                Some(j) => j.append(sim),
+            }
+        }
+        let joined = joined.expect("at least one part");
+        let bots = head.bots.clone_ref(py);
+        PySimulationResult::from_parts(
+            py,
+            joined,
+            head.seed,
+            head.first,
+            bots,
+            seconds.unwrap_or(total_seconds),
+        )
+    }
+
+    /// Pickling (Ray and multiprocessing send results between processes): the
+    /// fields and arrays, rebuilt by `_simulation_result_from_arrays`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let this = slf.get();
+        let rebuild = py
+            .import("liverpool._core")?
+            .getattr("_simulation_result_from_arrays")?;
+        let arrays = PyList::new(
+            py,
+            [
+                this.round_scores.bind(py).as_any(),
+                this.went_out.bind(py).as_any(),
+                this.turns.bind(py).as_any(),
+                this.buys.bind(py).as_any(),
+                this.cut_bonus.bind(py).as_any(),
+                this.no_winner.bind(py).as_any(),
+                this.totals.bind(py).as_any(),
+                this.winners.bind(py).as_any(),
+            ],
+        )?;
+        let args = (
+            this.games,
+            this.rounds,
+            this.players,
+            this.seed,
+            this.first,
+            this.bots.bind(py),
+            this.seconds,
+            arrays,
+        )
+            .into_pyobject(py)?;
+        Ok((rebuild, args))
+    }
+}
+
+/// A flat copy of an array argument, checked against `shape` (C order).
+fn checked<T: numpy::Element + Copy>(a: &Bound<'_, PyAny>, shape: &[usize]) -> PyResult<Vec<T>> {
+    let array = a
+        .extract::<PyReadonlyArrayDyn<'_, T>>()
+        .map_err(|_| invalid_argument(msg!("arg.internal", error = "SimulationResult array of the wrong type")))?;
+    if array.shape() != shape {
+        return Err(invalid_argument(msg!(
+            "arg.internal",
+            error = "SimulationResult array of the wrong shape"
+        )));
+    }
+    Ok(array.as_array().iter().copied().collect())
+}
+
+/// The unpickler of `SimulationResult.__reduce__` (not a public constructor).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn _simulation_result_from_arrays(
+    py: Python<'_>,
+    games: usize,
+    rounds: usize,
+    players: usize,
+    seed: u64,
+    first: u64,
+    bots: Bound<'_, PyTuple>,
+    seconds: f64,
+    arrays: Vec<Bound<'_, PyAny>>,
+) -> PyResult<PySimulationResult> {
+    let [round_scores, went_out, turns, buys, cut_bonus, no_winner, totals, winners] = arrays.as_slice() else {
+        return Err(invalid_argument(msg!(
+            "arg.internal",
+            error = "SimulationResult needs 8 arrays"
+        )));
+    };
+    let (g, k, p) = (games, rounds, players);
+    let sim = SimResult {
+        games,
+        rounds,
+        players,
+        round_scores: checked(round_scores, &[g, k, p])?,
+        went_out: checked(went_out, &[g, k])?,
+        turns: checked(turns, &[g, k])?,
+        buys: checked(buys, &[g, k, p])?,
+        cut_bonus: checked(cut_bonus, &[g, k])?,
+        no_winner: checked(no_winner, &[g, k])?,
+        totals: checked(totals, &[g, p])?,
+        winners: checked(winners, &[g, p])?,
+    };
+    PySimulationResult::from_parts(py, sim, seed, first, bots.unbind(), seconds)
 }
 
 /// Play `games` full games between native bots, one bot name per seat (`"greedy"`,
@@ -249,8 +460,12 @@ impl PySimulationResult {
 /// rules: never on `threads` (default: every core) or on progress reporting. The
 /// GIL is released while games run. `progress(done, total)`, if given, is called
 /// between chunks of games. Unknown bot names raise `InvalidArgumentError`.
+/// `first` plays games `first..first + games` of the batch instead (a seed range of
+/// a larger batch: `liverpool.distributed` splits a batch this way and joins the
+/// parts with `SimulationResult.concat`).
 #[pyfunction]
-#[pyo3(signature = (games, seed = None, bots = None, rules = None, threads = None, progress = None))]
+#[pyo3(signature = (games, seed = None, bots = None, rules = None, threads = None, progress = None, first = None))]
+#[allow(clippy::too_many_arguments)]
 fn simulate(
     py: Python<'_>,
     games: &Bound<'_, PyAny>,
@@ -259,8 +474,14 @@ fn simulate(
     #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
     threads: Option<&Bound<'_, PyAny>>,
     progress: Option<&Bound<'_, PyAny>>,
+    first: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PySimulationResult> {
     let games = u64_arg(games, "games")?;
+    let first = first
+        .filter(|f| !f.is_none())
+        .map(|f| u64_arg(f, "first"))
+        .transpose()?
+        .unwrap_or(0);
     // The limit is the whole batch's, not each chunk's.
     py_result(check_batch(games))?;
     let seed = seed.map(|s| u64_arg(s, "seed")).transpose()?.unwrap_or(0);
@@ -284,7 +505,7 @@ fn simulate(
     let mut done = 0u64;
     loop {
         let n = chunk.min(games - done);
-        let part = py.detach(|| simulate_range(done, n, seed, &kinds, Arc::clone(&rules), threads));
+        let part = py.detach(|| simulate_range(first + done, n, seed, &kinds, Arc::clone(&rules), threads));
         let part = py_result(part)?;
         done += n;
         match result.as_mut() {
@@ -300,7 +521,7 @@ fn simulate(
         py.check_signals()?;
     }
     let result = result.expect("at least one chunk ran");
-    PySimulationResult::new(py, result, seed, &kinds, start.elapsed().as_secs_f64())
+    PySimulationResult::new(py, result, seed, first, &kinds, start.elapsed().as_secs_f64())
 }
 
 // ----- benchmark helpers -----------------------------------------------------------
@@ -352,6 +573,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySimulationResult>()?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(game_seeds, m)?)?;
+    m.add_function(wrap_pyfunction!(_simulation_result_from_arrays, m)?)?;
     m.add_function(wrap_pyfunction!(bench_clone_ns, m)?)?;
     Ok(())
 }

@@ -7,6 +7,7 @@
 
 use crate::card::{Card, CardCounts, Suit, CARD_KINDS, JOKER_ID};
 use crate::rules::{Contract, RuleSet};
+use std::sync::OnceLock;
 
 /// Bit `p` set: run position `p` (1..=14) of one suit is present. The ace sets 1 and 14.
 type PositionMask = u16;
@@ -64,13 +65,16 @@ impl Pool {
         };
         pool.counts[JOKER_ID as usize] = 0;
         // Branch-free, a suit of 13 counts at a time.
-        for (suit, cards) in hand.0[..52].chunks_exact(13).enumerate() {
-            let mask = nonzero_bits(cards) << 1;
-            for (total, &n) in pool.rank_totals[1..].iter_mut().zip(cards) {
-                *total += n;
-            }
+        let h = &hand.0;
+        for (suit, mask) in pool.masks.iter_mut().enumerate() {
+            let ranks = nonzero_bits(suit_bytes(h, suit)) << 1;
             // The ace is also position 14.
-            pool.masks[suit] = mask | (mask >> 1 & 1) << 14;
+            *mask = ranks | (ranks >> 1 & 1) << 14;
+        }
+        // The four suits of a rank sit 13 ids apart: fixed offsets the compiler
+        // turns into a few wide additions.
+        for rank in 0..13 {
+            pool.rank_totals[rank + 1] = h[rank] + h[rank + 13] + h[rank + 26] + h[rank + 39];
         }
         pool
     }
@@ -102,20 +106,29 @@ impl Pool {
     }
 }
 
-/// Bit `i` set iff `bytes[i]` is not zero (`bytes` holds at most 16), eight bytes
-/// at a time: the high bit of each byte of `((x & 0x7f..) + 0x7f..) | x` says
-/// whether it is non-zero, and one multiplication gathers those bits.
+/// The counts of `suit` (13 card ids from `suit * 13`) in the low 13 bytes of a
+/// word read straight from the hand; the bytes above belong to the next suit (or the
+/// joker) and are the caller's to ignore.
 #[inline]
-fn nonzero_bits(bytes: &[u8]) -> PositionMask {
+fn suit_bytes(counts: &[u8; CARD_KINDS], suit: usize) -> u128 {
+    // Sixteen bytes from the suit's first id, or for the last suit the sixteen
+    // bytes that end the array, shifted down to it.
+    let first = (suit * 13).min(CARD_KINDS - 16);
+    let word = u128::from_le_bytes(counts[first..first + 16].try_into().expect("sixteen bytes"));
+    word >> (8 * (suit * 13 - first))
+}
+
+/// Bit `i` (`i < 13`) set iff byte `i` of `word` is not zero, eight bytes at a time:
+/// the high bit of each byte of `((x & 0x7f..) + 0x7f..) | x` says whether it is
+/// non-zero, and one multiplication gathers those bits.
+#[inline]
+fn nonzero_bits(word: u128) -> PositionMask {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let mut buf = [0u8; 16];
-    buf[..bytes.len()].copy_from_slice(bytes);
-    let gather = |half: &[u8]| {
-        let x = u64::from_le_bytes(half.try_into().expect("eight bytes"));
+    let gather = |x: u64| {
         let flags = ((((x & LOW7) + LOW7) | x) >> 7) & 0x0101_0101_0101_0101;
         (flags.wrapping_mul(0x0102_0408_1020_4080) >> 56) as PositionMask
     };
-    gather(&buf[..8]) | gather(&buf[8..]) << 8
+    (gather(word as u64) | gather((word >> 64) as u64) << 8) & 0x1FFF
 }
 
 /// Each byte of a value spread into one byte lane: bit `i` of `b` becomes byte `i`
@@ -338,16 +351,10 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
 /// of `mask`, as `(present, low position)`; ties go to the higher window. With
 /// `gap_rule` (L-4.4), windows touching a chosen run of the suit end to end are
 /// skipped.
+#[inline]
 fn best_window(mask: PositionMask, suit: u8, run_len: u8, chosen: &[ChosenRun], gap_rule: bool) -> Option<(u32, u8)> {
-    // One byte lane per position; lane `lo` then sums the window starting there.
-    let m = mask as usize;
-    let bits = SPREAD[m & 0xFF] as u128 | (SPREAD[m >> 8 & 0xFF] as u128) << 64;
-    let mut counts = 0u128;
-    for k in 0..run_len {
-        counts += bits >> (8 * k as u32);
-    }
-    // Lanes 1..=15 - run_len are windows; drop those touching a chosen run end to end.
-    let mut valid = ((1u128 << (8 * (16 - run_len as u32))) - 1) & !0xFF;
+    let all = window_lanes(run_len);
+    let mut valid = all;
     if gap_rule {
         for c in chosen.iter().filter(|c| c.suit == suit) {
             valid &= !(0xFF << (8 * (c.hi as u32 + 1)));
@@ -356,12 +363,54 @@ fn best_window(mask: PositionMask, suit: u8, run_len: u8, chosen: &[ChosenRun], 
             }
         }
     }
+    // Every window allowed (the usual case): the answer depends on the mask alone,
+    // and is looked up.
+    let best = if valid == all {
+        window_table(run_len)[(mask >> 1) as usize & (WINDOW_TABLE_SIZE - 1)]
+    } else {
+        best_window_key(mask, run_len, valid)
+    };
+    (best > 0).then(|| ((best as u32 >> 4) - 1, best & 0xF))
+}
+
+/// Byte lanes `1..=15 - run_len`: the low positions of the windows of `run_len`.
+#[inline]
+fn window_lanes(run_len: u8) -> u128 {
+    ((1u128 << (8 * (16 - run_len as u32))) - 1) & !0xFF
+}
+
+/// The best window of `mask` among the lanes of `valid`, as the byte
+/// `(present + 1) << 4 | lo` (0: no window), computed with one byte lane per
+/// position: lane `lo` sums the window starting there.
+fn best_window_key(mask: PositionMask, run_len: u8, valid: u128) -> u8 {
+    let m = mask as usize;
+    let bits = SPREAD[m & 0xFF] as u128 | (SPREAD[m >> 8 & 0xFF] as u128) << 64;
+    let mut counts = 0u128;
+    for k in 0..run_len {
+        counts += bits >> (8 * k as u32);
+    }
     // Windows compared as `(present + 1) << 4 | lo` (present <= 13, lo <= 14, so a
     // key fits its byte): the largest byte has the most present positions, ties to
     // the higher window; 0 means no window.
     let keys = (((counts + LANE_ONES) << 4) | LANE_INDEX) & valid;
-    let best = keys.to_le_bytes().into_iter().max().unwrap_or(0) as u32;
-    (best > 0).then(|| ((best >> 4) - 1, (best & 0xF) as u8))
+    keys.to_le_bytes().into_iter().max().unwrap_or(0)
+}
+
+/// Masks are looked up by positions 1..=14 (bit 0 is never set).
+const WINDOW_TABLE_SIZE: usize = 1 << 14;
+
+/// [`best_window_key`] of every mask with every window allowed, one table per run
+/// length (1..=13), each built on first use: 16 KiB that replace the byte-lane
+/// arithmetic the estimate did for each suit of each pick.
+fn window_table(run_len: u8) -> &'static [u8; WINDOW_TABLE_SIZE] {
+    static TABLES: [OnceLock<Box<[u8; WINDOW_TABLE_SIZE]>>; 13] = [const { OnceLock::new() }; 13];
+    TABLES[run_len as usize - 1].get_or_init(|| {
+        let mut table = Box::new([0u8; WINDOW_TABLE_SIZE]);
+        for (index, key) in table.iter_mut().enumerate() {
+            *key = best_window_key((index as PositionMask) << 1, run_len, window_lanes(run_len));
+        }
+        table
+    })
 }
 
 /// [`estimate`]'s `missing` alone.
@@ -606,17 +655,62 @@ mod tests {
     }
 
     #[test]
+    fn window_table_agrees_with_the_direct_count() {
+        // The looked-up best window equals a plain count over every window, for random
+        // masks with the ace at both ends (L-4.3), and with windows blocked by chosen
+        // runs of the suit (L-4.4).
+        let mut rng = crate::rng::Rng::from_seed(8);
+        for _ in 0..3000 {
+            let ranks = rng.below(1 << 13) as PositionMask;
+            let mask = (ranks << 1) | (ranks & 1) << 14;
+            let run_len = 1 + rng.below(13) as u8;
+            let naive = (1..=15 - run_len)
+                .map(|lo| {
+                    let present = (lo..lo + run_len).filter(|p| mask >> p & 1 == 1).count() as u32;
+                    (present, lo)
+                })
+                .max()
+                .unwrap();
+            assert_eq!(
+                best_window(mask, 0, run_len, &[], true),
+                Some(naive),
+                "{mask:#b} {run_len}"
+            );
+            let lo = 1 + rng.below(14 - run_len as u32 + 1) as u8;
+            let chosen = [ChosenRun {
+                suit: 0,
+                lo,
+                hi: lo + run_len - 1,
+            }];
+            let touching = |w: u8| w == chosen[0].hi + 1 || w + run_len == chosen[0].lo;
+            let naive = (1..=15 - run_len)
+                .filter(|&w| !touching(w))
+                .map(|w| ((w..w + run_len).filter(|p| mask >> p & 1 == 1).count() as u32, w))
+                .max();
+            assert_eq!(
+                best_window(mask, 0, run_len, &chosen, true),
+                naive,
+                "{mask:#b} {run_len} {lo}"
+            );
+        }
+    }
+
+    #[test]
     fn nonzero_bits_marks_the_non_zero_bytes() {
         let mut rng = crate::rng::Rng::from_seed(5);
         for _ in 0..2000 {
-            let bytes: Vec<u8> = (0..13)
-                .map(|_| [0, 0, 1, 2, 3, 128, 255][rng.below(7) as usize])
-                .collect();
-            let want = bytes
-                .iter()
-                .enumerate()
-                .fold(0, |m, (i, &b)| m | ((b != 0) as PositionMask) << i);
-            assert_eq!(nonzero_bits(&bytes), want, "{bytes:?}");
+            let mut counts = [0u8; CARD_KINDS];
+            for n in counts.iter_mut() {
+                *n = [0, 0, 1, 2, 3, 128, 255][rng.below(7) as usize];
+            }
+            for suit in 0..4 {
+                let bytes = &counts[suit * 13..suit * 13 + 13];
+                let want = bytes
+                    .iter()
+                    .enumerate()
+                    .fold(0, |m, (i, &b)| m | ((b != 0) as PositionMask) << i);
+                assert_eq!(nonzero_bits(suit_bytes(&counts, suit)), want, "{bytes:?}");
+            }
         }
     }
 

@@ -261,15 +261,21 @@ impl GreedyBot {
         if !could_help(hand, card, contract, rules) {
             return false;
         }
-        let more = with_card(hand, card);
         let extra = u32::from(penalty && contract.whole_hand);
+        // Usually remembered; when the hand lacks nothing (or only the penalty card's
+        // place), no card can lower it and the new hand need not be estimated.
+        let now = self.estimate(hand, contract, rules).missing;
+        if now <= extra {
+            return false;
+        }
+        let more = with_card(hand, card);
         // A buy's hand is not the hand of the next decision (a penalty card joins it).
         let after = if penalty {
             cards_missing(&more, contract, rules)
         } else {
             self.estimate(&more, contract, rules).missing
         };
-        after + extra < self.estimate(hand, contract, rules).missing
+        after + extra < now
     }
 
     fn wants_discard(&mut self, state: &GameState, seat: usize, card: Card) -> bool {
@@ -321,7 +327,8 @@ impl GreedyBot {
         } else {
             free
         };
-        let from = if discard_choices(state, seat).any(|c| loose.get(c) > 0) {
+        let choices = discard_choices(state, seat);
+        let from = if { choices }.any(|c| loose.get(c) > 0) {
             loose
         } else {
             free
@@ -329,19 +336,25 @@ impl GreedyBot {
         let tie_break =
             |c: Card| -> TieBreak { (Reverse(rules.card_points(c)), connections(&hand, c), Reverse(c.id())) };
 
-        let spare = discard_choices(state, seat)
-            .filter(|&c| from.get(c) > 0)
-            .filter_map(|c| {
-                now.without_unused(&hand, c, &contract)
-                    .map(|missing| ((missing, tie_break(c)), c))
-            })
+        // The smallest `(missing, tie_break)` among the spare cards. The tie-break's
+        // connections cost a scan of the hand, so they are counted only for the cards
+        // that tie on the cards missing and the points (the same minimum).
+        let spare_missing = |c: Card| now.without_unused(&hand, c, &contract).filter(|_| from.get(c) > 0);
+        let leading = choices
+            .filter_map(|c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))))
             .min();
+        let spare = leading.and_then(|lead| {
+            choices
+                .filter(|&c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))) == Some(lead))
+                .map(|c| ((lead.0, tie_break(c)), c))
+                .min()
+        });
         // A used card competes only if it scores more than the best free one (its
         // loss never leaves fewer cards missing): the few that score most are
         // estimated again. With no free card at all, the few least connected are.
         // Ordered by their tie-breaks (computed once each), or by connections first.
         let none_free = spare.is_none();
-        let mut used: Vec<(u32, TieBreak, Card)> = discard_choices(state, seat)
+        let mut used: Vec<(u32, TieBreak, Card)> = choices
             .filter(|&c| now.without_unused(&hand, c, &contract).is_none())
             .filter(|&c| {
                 spare
@@ -388,16 +401,39 @@ impl GreedyBot {
     }
 }
 
-/// The natural cards `seat` may discard (W-8: not the card just taken from the pile).
-fn discard_choices<'a>(state: &'a GameState, seat: usize) -> impl Iterator<Item = Card> + 'a {
+/// The natural cards `seat` may discard (W-8: not the card just taken from the pile),
+/// in id order. Built once per decision and copied for each pass over it: a bit set
+/// of card ids costs less than a scan of the hand's counts every time.
+fn discard_choices(state: &GameState, seat: usize) -> CardIds {
     let hand = state.hand(seat);
-    let barred = state
-        .taken_discard()
-        .filter(|&c| state.rules().no_discard_of_taken_card && hand.get(c) == 1);
-    (0..JOKER_ID)
-        .filter(move |&id| hand.0[id as usize] > 0)
-        .map(|id| Card::from_id(id).expect("id < 52"))
-        .filter(move |&c| Some(c) != barred)
+    let mut ids = 0u64;
+    for (id, &n) in hand.0[..JOKER_ID as usize].iter().enumerate() {
+        ids |= u64::from(n > 0) << id;
+    }
+    if let Some(taken) = state.taken_discard() {
+        if state.rules().no_discard_of_taken_card && hand.get(taken) == 1 {
+            ids &= !(1u64 << taken.id());
+        }
+    }
+    CardIds(ids)
+}
+
+/// Natural cards as a bit set of their ids, iterated in id order.
+#[derive(Clone, Copy)]
+struct CardIds(u64);
+
+impl Iterator for CardIds {
+    type Item = Card;
+
+    #[inline]
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let id = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Card::from_id(id).expect("id < 52"))
+    }
 }
 
 /// When no natural card may be discarded: a joker (L-5.7 allows it), or whatever is
@@ -466,7 +502,7 @@ fn fits_table(state: &GameState, card: Card) -> bool {
     state
         .table()
         .iter()
-        .any(|t| may_fit(card, &t.meld) && t.meld.lay_off(&[card], None, state.rules()).is_ok())
+        .any(|t| may_fit(card, &t.meld) && t.meld.can_lay_off(&[card], None, state.rules()))
 }
 
 /// The next shedding action of a seat that is down: a joker swap that frees a

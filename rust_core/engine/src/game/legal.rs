@@ -54,8 +54,8 @@ impl GameState {
                     CallKind::Liverpool => {
                         if let Some(card) = self.discard_top() {
                             for (i, target) in self.table.iter().enumerate() {
-                                for end in self.joker_ends(card, &target.meld) {
-                                    if target.meld.lay_off(&[card], end, &self.rules).is_ok() {
+                                for &end in self.joker_ends(card, &target.meld) {
+                                    if target.meld.can_lay_off(&[card], end, &self.rules) {
                                         out.push(Action::CallLiverpool { meld: i, end });
                                     }
                                 }
@@ -114,8 +114,8 @@ impl GameState {
         if may_add && (!self.down_this_turn || self.rules.lay_off_on_go_down_turn) {
             for &card in distinct.iter().filter(|&&c| allowed_without(c)) {
                 for (i, target) in self.table.iter().enumerate() {
-                    for end in self.joker_ends(card, &target.meld) {
-                        if target.meld.lay_off(&[card], end, &self.rules).is_ok() {
+                    for &end in self.joker_ends(card, &target.meld) {
+                        if target.meld.can_lay_off(&[card], end, &self.rules) {
                             out.push(Action::LayOff {
                                 meld: i,
                                 cards: vec![card],
@@ -147,8 +147,8 @@ impl GameState {
                         if j == i {
                             continue;
                         }
-                        for end in self.joker_ends(Card::JOKER, &target.meld) {
-                            if target.meld.lay_off(&[Card::JOKER], end, &self.rules).is_ok() {
+                        for &end in self.joker_ends(Card::JOKER, &target.meld) {
+                            if target.meld.can_lay_off(&[Card::JOKER], end, &self.rules) {
                                 out.push(Action::SwapJoker {
                                     meld: i,
                                     card: natural,
@@ -170,11 +170,11 @@ impl GameState {
     }
 
     /// The `end` values worth listing: a joker on a run may go to either end.
-    fn joker_ends(&self, card: Card, meld: &Meld) -> Vec<Option<End>> {
+    fn joker_ends(&self, card: Card, meld: &Meld) -> &'static [Option<End>] {
         if card.is_joker() && meld.is_run() {
-            vec![Some(End::Low), Some(End::High)]
+            &[Some(End::Low), Some(End::High)]
         } else {
-            vec![None]
+            &[None]
         }
     }
 }

@@ -12,6 +12,7 @@
 //! ```
 
 mod action;
+mod encoding;
 mod infoset;
 mod legal;
 mod position;
@@ -25,9 +26,14 @@ mod view;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_encoding;
+#[cfg(test)]
 mod tests_w;
 
 pub use action::{Action, Event, EventKind, RoundEnd, RoundEndReason};
+pub use encoding::{
+    ActionSpace, GoDownCache, CALL_PER_MELD, FIXED_ACTIONS, GO_DOWN_CAP, LAY_OFF_PER_MELD, SWAP_JOKER_CAP,
+};
 pub use infoset::InfoSet;
 pub use legal::GO_DOWN_LIMIT;
 pub use position::{Position, PositionCalls, PositionMeld, PositionRng, PositionWindow};

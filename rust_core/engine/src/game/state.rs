@@ -691,7 +691,7 @@ impl GameState {
     fn fits_table(&self, card: Card) -> bool {
         self.table
             .iter()
-            .any(|m| m.meld.lay_off(&[card], None, &self.rules).is_ok())
+            .any(|m| m.meld.can_lay_off(&[card], None, &self.rules))
     }
 
     /// W-7: the call offer that follows `discarder`'s discard (which did not take
@@ -1117,6 +1117,19 @@ impl GameState {
     /// The cards of `cards` as counts, if the seat holds them all (counting copies).
     fn require_cards(&self, seat: u8, cards: &[Card]) -> Result<CardCounts> {
         let hand = &self.seats[seat as usize].hand;
+        // One pass when the seat holds every card (each count stays within the hand's,
+        // so it fits a byte); only a refusal takes the slower path below, which names
+        // the first card named too often.
+        let mut named = CardCounts::default();
+        let held = cards.iter().all(|&c| {
+            let n = &mut named.0[c.id() as usize];
+            let fits = *n < hand.get(c);
+            *n += u8::from(fits);
+            fits
+        });
+        if held {
+            return Ok(named);
+        }
         let named = |c: Card| cards.iter().filter(|&&x| x == c).count();
         if let Some(&c) = cards.iter().find(|&&c| named(c) > hand.get(c) as usize) {
             let held = hand.get(c);
