@@ -203,6 +203,7 @@ templates! {
     "hint.only_move" => "This is the only move.",
     "hint.pass_buy" => "Pass: over {samples} simulated deals, buying the {card} would end the round {gain} points worse for you against the others.",
     "hint.pass_call" => "Pass: over {samples} simulated deals, calling would end the round {gain} points worse for you against the others.",
+    "hint.rule_of_thumb" => "No other move was worth simulating here: this one follows the greedy player's rules.",
     "hint.swap_joker" => "Put the {card} in place of the joker: the joker goes onto another meld and your hand loses a card (L-7.2).",
     "hint.take_discard" => "Take the {card}: over {samples} simulated deals, it ends the round {gain} points better for you against the others than drawing from the stock.",
     "hint.wait" => "Do not go down yet; discard the {card}: over {samples} simulated deals, waiting ends the round {gain} points better for you against the others.",

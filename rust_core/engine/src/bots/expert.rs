@@ -75,6 +75,11 @@ struct Scored {
     margins: Vec<f64>,
 }
 
+/// No search while some hand holds more cards than this (public: hand sizes). Greedy
+/// players rarely pass 20; a random player that buys half the discards reaches 40,
+/// where one play-out costs hundreds of milliseconds.
+const MAX_SEARCHED_HAND: usize = 22;
+
 /// How many standard errors a move must gain over greedy's on the same samples.
 const CONFIDENCE: f64 = 1.0;
 
@@ -173,6 +178,12 @@ impl ExpertBot {
         let samples: Vec<GameState> = (0..self.budget.determinizations).map(|_| info.sample(rng)).collect();
         let first = &samples[0];
         let greedy = GreedyBot::new(rng.next_u64()).choose(first, seat);
+        if info.hand_sizes().iter().any(|&n| n > MAX_SEARCHED_HAND) {
+            // Play-outs with such hands cost seconds (greedy's contract search grows
+            // with the hand): greedy's move, unsearched.
+            let reason = forced_reason(first, &greedy);
+            return Advice { action: greedy, reason };
+        }
         let candidates = self.candidates(first, seat, &greedy);
         match candidates.len() {
             0 => return only(greedy),
@@ -379,10 +390,10 @@ fn forced_reason(state: &GameState, action: &Action) -> Message {
     match action {
         Action::LayOff { cards, .. } => msg!("hint.lay_off", card = cards.first().copied().unwrap_or(Card::JOKER)),
         Action::SwapJoker { card, .. } => msg!("hint.swap_joker", card = card),
-        _ => {
-            let _ = state;
-            msg!("hint.only_move")
-        }
+        _ => match state.to_act() {
+            Some(seat) if state.legal_actions(Some(seat)).len() > 1 => msg!("hint.rule_of_thumb"),
+            _ => msg!("hint.only_move"),
+        },
     }
 }
 
