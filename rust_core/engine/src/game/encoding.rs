@@ -29,6 +29,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::meld::{End, Meld};
 use crate::msg;
 use crate::rules::{JokerSwapRule, RuleSet};
+use crate::search::count::count_go_downs;
 use crate::search::{all_go_downs, GoDown};
 use std::ops::Range;
 
@@ -59,11 +60,13 @@ const PASS: usize = 3;
 const CALL_RUMMY: usize = 4;
 const NEXT_ROUND: usize = 5;
 
-/// The go-downs a mask found, kept for decoding the id chosen from it.
+/// What a mask knew of the go-downs, kept for decoding the id chosen from it: only
+/// how many there were (the go-downs themselves are built when a go-down id is
+/// chosen, which is rare next to the steps that only need the mask).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoDownCache {
-    /// As the search found them; put in id order only if a go-down id is chosen.
-    found: Vec<GoDown>,
+    /// The go-down ids of the mask: `space.go_down + 0..count`.
+    count: usize,
 }
 
 /// The action space of a rule set and a player count: sizes and offsets of the blocks.
@@ -228,8 +231,8 @@ impl GameState {
         self.legal_ids(space, seat, None, set);
     }
 
-    /// [`GameState::for_each_legal_id`] that also keeps the go-downs it found in
-    /// `cache`, so that [`GameState::apply_cached_id`] does not search them again.
+    /// [`GameState::for_each_legal_id`] that also keeps in `cache` how many go-downs
+    /// it found, for [`GameState::apply_cached_id`].
     pub fn for_each_legal_id_cached(
         &self,
         space: &ActionSpace,
@@ -237,8 +240,8 @@ impl GameState {
         cache: &mut GoDownCache,
         set: impl FnMut(usize),
     ) {
-        cache.found.clear();
-        self.legal_ids(space, seat, Some(&mut cache.found), set);
+        cache.count = 0;
+        self.legal_ids(space, seat, Some(&mut cache.count), set);
     }
 
     /// Apply id `id` of `seat`, a legal id of the mask `for_each_legal_id_cached`
@@ -246,11 +249,20 @@ impl GameState {
     /// VecEnv does on every step. A refused id changes nothing.
     pub fn apply_cached_id(&mut self, seat: usize, id: usize, cache: &mut GoDownCache) -> Result<Event> {
         let space = self.action_space();
-        let found = std::mem::take(&mut cache.found);
+        let count = std::mem::take(&mut cache.count);
         let action = match id.checked_sub(space.go_down).filter(|_| id < space.size) {
-            Some(k) if k < found.len() => {
-                // The k-th in id order, without sorting (or copying) the others.
-                let mut found = found;
+            Some(k) if k < count => {
+                // Built only now that one is chosen: the k-th in id order, without
+                // sorting (or copying) the others.
+                let mut found = self.legal_go_downs(seat);
+                if k >= found.len() {
+                    // A cache from another state.
+                    return Err(Error::with(
+                        ErrorCode::InvalidActionId,
+                        None,
+                        msg!("action_id.not_legal", id = id, block = "go_down"),
+                    ));
+                }
                 found.select_nth_unstable_by(k, |a, b| cmp_go_downs(&a.melds, &b.melds));
                 let action = Action::GoDown {
                     melds: found[k].melds.iter().map(|m| m.cards().to_vec()).collect(),
@@ -269,7 +281,7 @@ impl GameState {
         &self,
         space: &ActionSpace,
         seat: Option<usize>,
-        go_down_cache: Option<&mut Vec<GoDown>>,
+        go_down_count: Option<&mut usize>,
         mut set: impl FnMut(usize),
     ) {
         let Some(decider) = self.to_act() else { return };
@@ -323,13 +335,10 @@ impl GameState {
                 }
             }
             Phase::Play => {
-                let go_downs = match go_down_cache {
-                    Some(cache) => {
-                        *cache = self.legal_go_downs(decider);
-                        cache.len()
-                    }
-                    None => self.legal_go_downs(decider).len(),
-                };
+                let go_downs = self.legal_go_down_count(decider);
+                if let Some(count) = go_down_count {
+                    *count = go_downs;
+                }
                 (0..go_downs.min(GO_DOWN_CAP)).for_each(|k| set(space.go_down + k));
                 self.play_moves(decider, |m| match m {
                     PlayMove::LayOff { slot, card, end } => {
@@ -540,6 +549,27 @@ impl GameState {
             }
         });
         found
+    }
+
+    /// `legal_go_downs(seat).len()` without building the go-downs.
+    pub(crate) fn legal_go_down_count(&self, seat: usize) -> usize {
+        if self.phase != Phase::Play || self.to_act() != Some(seat) || self.seats[seat].down {
+            return 0;
+        }
+        let hand = self.seats[seat].hand;
+        let contract = self.contract();
+        if hand.total() < self.rules.min_cards(&contract) {
+            return 0;
+        }
+        count_go_downs(&hand, &contract, &self.rules, GO_DOWN_LIMIT, |left| {
+            if contract.whole_hand {
+                left.total() == 0
+            } else {
+                let mut used = hand;
+                used.try_remove(left);
+                self.after_play(seat as u8, &used).is_some()
+            }
+        })
     }
 
     /// Go-downs in id order (`Action`'s order: by card ids), without repeats.
