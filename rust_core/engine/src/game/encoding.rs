@@ -29,7 +29,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::meld::{End, Meld};
 use crate::msg;
 use crate::rules::{JokerSwapRule, RuleSet};
-use crate::search::count::count_go_downs;
+use crate::search::count::{count_go_downs, nth_go_down};
 use crate::search::{all_go_downs, GoDown};
 use std::ops::Range;
 
@@ -254,18 +254,16 @@ impl GameState {
             Some(k) if k < count => {
                 // Built only now that one is chosen: the k-th in id order, without
                 // sorting (or copying) the others.
-                let mut found = self.legal_go_downs(seat);
-                if k >= found.len() {
+                let Some(go_down) = self.legal_go_down_nth(seat, k) else {
                     // A cache from another state.
                     return Err(Error::with(
                         ErrorCode::InvalidActionId,
                         None,
                         msg!("action_id.not_legal", id = id, block = "go_down"),
                     ));
-                }
-                found.select_nth_unstable_by(k, |a, b| cmp_go_downs(&a.melds, &b.melds));
+                };
                 let action = Action::GoDown {
-                    melds: found[k].melds.iter().map(|m| m.cards().to_vec()).collect(),
+                    melds: go_down.melds.iter().map(|m| m.cards().to_vec()).collect(),
                 };
                 // A cache from another state could name a go-down that is not legal
                 // here: `check` refuses it without the W-9 charge `apply` would make.
@@ -553,23 +551,49 @@ impl GameState {
 
     /// `legal_go_downs(seat).len()` without building the go-downs.
     pub(crate) fn legal_go_down_count(&self, seat: usize) -> usize {
-        if self.phase != Phase::Play || self.to_act() != Some(seat) || self.seats[seat].down {
+        if !self.may_go_down(seat) {
             return 0;
         }
-        let hand = self.seats[seat].hand;
-        let contract = self.contract();
-        if hand.total() < self.rules.min_cards(&contract) {
-            return 0;
-        }
+        let (hand, contract) = (self.seats[seat].hand, self.contract());
         count_go_downs(&hand, &contract, &self.rules, GO_DOWN_LIMIT, |left| {
-            if contract.whole_hand {
-                left.total() == 0
-            } else {
-                let mut used = hand;
-                used.try_remove(left);
-                self.after_play(seat as u8, &used).is_some()
-            }
+            self.go_down_leaves(seat, left)
         })
+    }
+
+    /// `go_down_list(seat)[k]`, building only that go-down.
+    pub(crate) fn legal_go_down_nth(&self, seat: usize, k: usize) -> Option<GoDown> {
+        if !self.may_go_down(seat) {
+            return None;
+        }
+        let (hand, contract) = (self.seats[seat].hand, self.contract());
+        nth_go_down(
+            &hand,
+            &contract,
+            &self.rules,
+            GO_DOWN_LIMIT,
+            |left| self.go_down_leaves(seat, left),
+            k,
+        )
+    }
+
+    /// Could `seat` go down now, if its hand holds the contract?
+    fn may_go_down(&self, seat: usize) -> bool {
+        self.phase == Phase::Play
+            && self.to_act() == Some(seat)
+            && !self.seats[seat].down
+            && self.seats[seat].hand.total() >= self.rules.min_cards(&self.contract())
+    }
+
+    /// Does a go-down of `seat` that leaves `left` in hand leave what L-5.5 (a card
+    /// to discard) or L-8 (nothing, for a whole-hand contract) need?
+    fn go_down_leaves(&self, seat: usize, left: &CardCounts) -> bool {
+        if self.contract().whole_hand {
+            left.total() == 0
+        } else {
+            let mut used = self.seats[seat].hand;
+            used.try_remove(left);
+            self.after_play(seat as u8, &used).is_some()
+        }
     }
 
     /// Go-downs in id order (`Action`'s order: by card ids), without repeats.
@@ -677,19 +701,6 @@ impl GameState {
 enum PlayMove {
     LayOff { slot: usize, card: Card, end: Option<End> },
     Discard(Card),
-}
-
-/// [`go_down_key`] order of two go-downs, without building the keys.
-fn cmp_go_downs(a: &[Meld], b: &[Meld]) -> std::cmp::Ordering {
-    // The key is each meld's card ids followed by -1: compare meld by meld, a meld
-    // that is a prefix of the other one comes first (its -1 is below any id).
-    for (x, y) in a.iter().zip(b) {
-        let ord = x.cards().cmp(y.cards());
-        if ord.is_ne() {
-            return ord;
-        }
-    }
-    a.len().cmp(&b.len())
 }
 
 /// `Action`'s order for go-downs: the card ids, each meld closed by -1.
