@@ -3,7 +3,7 @@
 //! docs/action-space.md), where [`super::all_go_downs`] also names every go-down's melds.
 
 use super::cands::{Cand, Pool};
-use super::dfs::{multiset_cmp, search_go_down, Collect, Found, GoDownSearch, Goal, Node};
+use super::dfs::{found_cmp, multiset_cmp, search_go_down, Collect, Found, GoDownSearch, Goal, Node};
 use super::{all_go_downs, go_down_of, joker_form, with_scratch, GoDown};
 use crate::card::CardCounts;
 use crate::meld::Meld;
@@ -103,6 +103,9 @@ pub fn nth_go_down(
     mut keep: impl FnMut(&CardCounts) -> bool,
     k: usize,
 ) -> Option<GoDown> {
+    if limit == 0 {
+        return None;
+    }
     if rules.wild_rank.is_some() {
         let mut list: Vec<GoDown> = all_go_downs(hand, contract, rules, limit)
             .into_iter()
@@ -117,12 +120,30 @@ pub fn nth_go_down(
     with_scratch(|scratch| {
         let mut goal = Collect {
             found: Vec::new(),
-            limit,
+            // Collect sorts and trims as it goes; with no repeats possible only the
+            // go-downs beyond `limit` need cutting, done once below.
+            limit: if may_repeat(contract, rules) {
+                limit
+            } else {
+                usize::MAX / 2
+            },
             truncated: false,
         };
         search_go_down(&joker_form(hand, rules), contract, rules, scratch, &mut goal);
-        goal.trim();
-        let mut kept: Vec<&Found> = goal.found.iter().filter(|f| keep(&CardCounts(f.left))).collect();
+        let mut found = goal.found;
+        if goal.limit == limit {
+            let mut goal = Collect {
+                found,
+                limit,
+                truncated: false,
+            };
+            goal.trim();
+            found = goal.found;
+        } else if found.len() > limit {
+            found.select_nth_unstable_by(limit - 1, found_cmp);
+            found.truncate(limit);
+        }
+        let mut kept: Vec<&Found> = found.iter().filter(|f| keep(&CardCounts(f.left))).collect();
         if k >= kept.len() {
             return None;
         }
