@@ -556,7 +556,7 @@ impl GameState {
         }
         let (hand, contract) = (self.seats[seat].hand, self.contract());
         count_go_downs(&hand, &contract, &self.rules, GO_DOWN_LIMIT, |left| {
-            self.go_down_leaves(seat, left)
+            self.go_down_leaves(seat, contract.whole_hand, left)
         })
     }
 
@@ -571,7 +571,7 @@ impl GameState {
             &contract,
             &self.rules,
             GO_DOWN_LIMIT,
-            |left| self.go_down_leaves(seat, left),
+            |left| self.go_down_leaves(seat, contract.whole_hand, left),
             k,
         )
     }
@@ -586,9 +586,14 @@ impl GameState {
 
     /// Does a go-down of `seat` that leaves `left` in hand leave what L-5.5 (a card
     /// to discard) or L-8 (nothing, for a whole-hand contract) need?
-    fn go_down_leaves(&self, seat: usize, left: &CardCounts) -> bool {
-        if self.contract().whole_hand {
-            left.total() == 0
+    fn go_down_leaves(&self, seat: usize, whole_hand: bool, left: &CardCounts) -> bool {
+        let kept = left.total();
+        if whole_hand {
+            kept == 0
+        } else if kept >= 2 {
+            // Most go-downs: a card to discard is left whichever was taken (only a
+            // last card can be the taken discard that may not be thrown, L-5.5).
+            true
         } else {
             let mut used = self.seats[seat].hand;
             used.try_remove(left);
