@@ -219,7 +219,7 @@ mod tests {
             let mut rng = Rng::from_seed(seed);
             let names = RuleSet::preset_names();
             let rules = RuleSet::preset(names[rng.below(names.len() as u32) as usize]).unwrap();
-            let contract = rules.contracts[rng.below(rules.contracts.len() as u32) as usize].clone();
+            let contract = rules.contracts[rng.below(rules.contracts.len() as u32) as usize];
             let hand = dense_hand(&mut rng, size);
             let keep = |left: &CardCounts| left.total() % 3 != 1;
             let list: Vec<GoDown> =
