@@ -3,7 +3,7 @@
 //! docs/action-space.md), where [`super::all_go_downs`] also names every go-down's melds.
 
 use super::cands::{Cand, Pool};
-use super::dfs::{found_cmp, multiset_cmp, search_go_down, Collect, Found, GoDownSearch, Goal, Node};
+use super::dfs::{melds_cmp, multiset_cmp, search_go_down, Collect, Found, GoDownSearch, Goal, Node};
 use super::{all_go_downs, go_down_of, joker_form, with_scratch, GoDown};
 use crate::card::CardCounts;
 use crate::meld::Meld;
@@ -117,41 +117,89 @@ pub fn nth_go_down(
         list.select_nth_unstable_by(k, |a, b| named_cmp(&a.melds, &b.melds));
         return Some(list.swap_remove(k));
     }
-    with_scratch(|scratch| {
-        let mut goal = Collect {
-            found: Vec::new(),
-            // Collect sorts and trims as it goes; with no repeats possible only the
-            // go-downs beyond `limit` need cutting, done once below.
-            limit: if may_repeat(contract, rules) {
-                limit
-            } else {
-                usize::MAX / 2
-            },
-            truncated: false,
-        };
-        search_go_down(&joker_form(hand, rules), contract, rules, scratch, &mut goal);
-        let mut found = goal.found;
-        if goal.limit == limit {
+    if may_repeat(contract, rules) {
+        return with_scratch(|scratch| {
             let mut goal = Collect {
-                found,
+                found: Vec::new(),
                 limit,
                 truncated: false,
             };
+            search_go_down(&joker_form(hand, rules), contract, rules, scratch, &mut goal);
             goal.trim();
-            found = goal.found;
-        } else if found.len() > limit {
-            found.select_nth_unstable_by(limit - 1, found_cmp);
-            found.truncate(limit);
-        }
-        let mut kept: Vec<&Found> = found.iter().filter(|f| keep(&CardCounts(f.left))).collect();
-        if k >= kept.len() {
-            return None;
-        }
-        // Only that one is named: without wild cards the melds' cards are the
-        // candidates' canonical ids.
-        kept.select_nth_unstable_by(k, |a, b| cand_cmp(&a.melds, &b.melds));
-        Some(go_down_of(kept[k], hand, rules))
-    })
+            let mut kept: Vec<&Found> = goal.found.iter().filter(|f| keep(&CardCounts(f.left))).collect();
+            if k >= kept.len() {
+                return None;
+            }
+            kept.select_nth_unstable_by(k, |a, b| cand_cmp(&a.melds, &b.melds));
+            Some(go_down_of(kept[k], hand, rules))
+        });
+    }
+    // No repeats: every go-down once, its melds side by side in one buffer (no
+    // allocation per go-down).
+    let mut goal = FlatLeaves {
+        leaves: Vec::new(),
+        melds: Vec::new(),
+        canonical: Vec::new(),
+    };
+    with_scratch(|scratch| search_go_down(&joker_form(hand, rules), contract, rules, scratch, &mut goal));
+    let FlatLeaves { mut leaves, melds, .. } = goal;
+    let melds_of = |leaf: &FlatLeaf| &melds[leaf.melds.0 as usize..leaf.melds.1 as usize];
+    if leaves.len() > limit {
+        // The `limit` best in `found_cmp` order.
+        leaves.select_nth_unstable_by(limit - 1, |a, b| {
+            b.used
+                .cmp(&a.used)
+                .then_with(|| multiset_cmp(&a.left, &b.left))
+                .then_with(|| melds_cmp(melds_of(a), melds_of(b)))
+        });
+        leaves.truncate(limit);
+    }
+    let mut kept: Vec<&FlatLeaf> = leaves.iter().filter(|l| keep(&CardCounts(l.left))).collect();
+    if k >= kept.len() {
+        return None;
+    }
+    // Only that one is named: without wild cards the melds' cards are the
+    // candidates' canonical ids.
+    kept.select_nth_unstable_by(k, |a, b| cand_cmp(melds_of(a), melds_of(b)));
+    let leaf = kept[k];
+    let found = Found {
+        used: leaf.used,
+        left: leaf.left,
+        melds: melds_of(leaf).to_vec(),
+    };
+    Some(go_down_of(&found, hand, rules))
+}
+
+/// One go-down of [`FlatLeaves`]: its melds are `melds.0..melds.1` of the buffer.
+struct FlatLeaf {
+    used: u32,
+    left: Pool,
+    melds: (u32, u32),
+}
+
+/// Every complete go-down with its canonical melds, in one buffer.
+struct FlatLeaves {
+    leaves: Vec<FlatLeaf>,
+    melds: Vec<Cand>,
+    canonical: Vec<Cand>,
+}
+
+impl Goal for FlatLeaves {
+    const BOUNDED: bool = false;
+    fn worth(&self, _ub: u32) -> bool {
+        true
+    }
+    fn leaf(&mut self, search: &GoDownSearch, node: &Node) -> bool {
+        search.canonical(&node.chosen, &mut self.canonical);
+        let start = self.melds.len() as u32;
+        self.melds.extend_from_slice(&self.canonical);
+        self.leaves.push(FlatLeaf {
+            used: node.used,
+            left: node.pool,
+            melds: (start, self.melds.len() as u32),
+        });
+        false
+    }
 }
 
 /// Id order of two go-downs: meld by meld by card ids, a shorter list first.
