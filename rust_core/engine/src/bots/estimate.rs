@@ -71,11 +71,13 @@ impl Pool {
             // The ace is also position 14.
             *mask = ranks | (ranks >> 1 & 1) << 14;
         }
-        // The four suits of a rank sit 13 ids apart: fixed offsets the compiler
-        // turns into a few wide additions.
-        for rank in 0..13 {
-            pool.rank_totals[rank + 1] = h[rank] + h[rank + 13] + h[rank + 26] + h[rank + 39];
-        }
+        // The four suits of a rank sit 13 ids apart: the suits' words added byte by
+        // byte give every rank's total at once (a hand holds a few copies of a card,
+        // so no byte carries into the next; the bytes above 13 are ignored).
+        let totals = (0..4).fold(0u128, |sum, suit| sum.wrapping_add(suit_bytes(h, suit)));
+        // Rank `r` (1..=13) at byte `r`, byte 0 (no rank) zero.
+        let bytes = (totals << 8).to_le_bytes();
+        pool.rank_totals.copy_from_slice(&bytes[..14]);
         pool
     }
 
