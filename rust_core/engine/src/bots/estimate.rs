@@ -415,6 +415,69 @@ fn window_table(run_len: u8) -> &'static [u8; WINDOW_TABLE_SIZE] {
     })
 }
 
+/// A lower bound on the jokers that `runs` runs of `run_len` cards (L-4.2) need in
+/// `hand`, or `None` when it is not computed (more than two runs). A relaxation of
+/// the real question: each run is cut to a window of exactly `run_len` positions, the
+/// ace counts in full at both ends, and the gap rule (L-4.4) and the naturals a run
+/// must keep (L-4.5) are ignored; each of those only makes runs harder to form. The
+/// windows may share positions only where the hand holds enough copies; each copy
+/// lacking costs a joker. So when the bound exceeds the hand's jokers, no run part
+/// of any contract fits the hand, and the exact search (costly when it fails) can be
+/// skipped.
+pub fn runs_jokers_needed_at_least(hand: &CardCounts, runs: u8, run_len: u8) -> Option<u32> {
+    let len = run_len.clamp(1, 13);
+    let h = &hand.0;
+    // Per suit: positions with at least one copy, and with at least two.
+    let mut one = [0u32; 4];
+    let mut two = [0u32; 4];
+    let mut gap = [0u32; 4];
+    let table = window_table(len);
+    for suit in 0..4 {
+        let word = suit_bytes(h, suit);
+        let at = |ranks: PositionMask| {
+            let r = (ranks as u32) << 1;
+            r | (r >> 1 & 1) << 14
+        };
+        one[suit] = at(nonzero_bits(word));
+        // A byte is at least 2 when a bit above its lowest is set.
+        two[suit] = at(nonzero_bits(word & (LANE_ONES * 0xFE)));
+        let best = table[(one[suit] >> 1) as usize & (WINDOW_TABLE_SIZE - 1)] as u32;
+        gap[suit] = len as u32 - ((best >> 4) - 1);
+    }
+    match runs {
+        0 => Some(0),
+        1 => gap.iter().copied().min(),
+        2 => {
+            // Two suits, each with its best window...
+            let mut sorted = gap;
+            sorted.sort_unstable();
+            let mut best = sorted[0] + sorted[1];
+            // ...or both windows in one suit (never fewer than twice its best gap).
+            let full = (1u32 << len) - 1;
+            for suit in 0..4 {
+                if 2 * gap[suit] >= best {
+                    continue;
+                }
+                let (have, twice) = (one[suit], two[suit]);
+                'pairs: for lo in 1..=15 - len as u32 {
+                    for hi in lo..=15 - len as u32 {
+                        let (a, b) = (full << lo, full << hi);
+                        let (both, either) = (a & b, a ^ b);
+                        let short =
+                            (either & !have).count_ones() + (both & !have).count_ones() + (both & !twice).count_ones();
+                        best = best.min(short);
+                        if best == 0 {
+                            break 'pairs;
+                        }
+                    }
+                }
+            }
+            Some(best)
+        }
+        _ => None,
+    }
+}
+
 /// [`estimate`]'s `missing` alone.
 pub fn cards_missing(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> u32 {
     estimate(hand, contract, rules).missing
@@ -712,6 +775,55 @@ mod tests {
                     .enumerate()
                     .fold(0, |m, (i, &b)| m | ((b != 0) as PositionMask) << i);
                 assert_eq!(nonzero_bits(suit_bytes(&counts, suit)), want, "{bytes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn runs_bound_counts_the_jokers_two_runs_lack() {
+        // L-4.2: 3-6♥ and 9-Q♥ are two runs; 3-6♥ with 9-J♥ lacks one card, and
+        // overlapping windows need the second deck's copies (L-4.4 aside).
+        assert_eq!(
+            runs_jokers_needed_at_least(&hand("3♥ 4♥ 5♥ 6♥ 9♥ 10♥ J♥ Q♥"), 2, 4),
+            Some(0)
+        );
+        assert_eq!(
+            runs_jokers_needed_at_least(&hand("3♥ 4♥ 5♥ 6♥ 9♥ 10♥ J♥ 2♣"), 2, 4),
+            Some(1)
+        );
+        assert_eq!(runs_jokers_needed_at_least(&hand("3♥ 4♥ 5♥ 6♥ 5♥ 6♥"), 2, 4), Some(2));
+        assert_eq!(
+            runs_jokers_needed_at_least(&hand("J♠ Q♠ K♠ A♠ 2♦"), 1, 4),
+            Some(0),
+            "ace high (L-4.3)"
+        );
+        assert_eq!(runs_jokers_needed_at_least(&hand("J♠ Q♠ K♠ A♠ 2♦"), 3, 4), None);
+    }
+
+    proptest::proptest! {
+        /// The guard of the greedy bot's search filter: a hand that holds a contract
+        /// with runs never needs, by the bound, more jokers than it has (L-4.2, L-4.5).
+        /// Hands drawn from few suits, so that they often hold runs.
+        #[test]
+        fn runs_bound_never_exceeds_the_jokers_of_a_held_contract(
+            suits in 1u8..=4,
+            picks in proptest::collection::vec(0u8..52, 6..16),
+            jokers in 0u8..=2,
+            sets in 0u8..=1,
+            runs in 1u8..=2,
+            run_len in 3u8..=5,
+        ) {
+            let mut counts = CardCounts([0; CARD_KINDS]);
+            for p in picks {
+                let id = (p % (13 * suits)) as usize;
+                counts.0[id] = (counts.0[id] + 1).min(2);
+            }
+            counts.0[JOKER_ID as usize] = jokers;
+            let rules = RuleSet { run_size_min: run_len, ..RuleSet::liverpool() };
+            let contract = Contract::new(sets, runs);
+            if crate::search::has_contract(&counts, &contract, &rules) {
+                let needed = runs_jokers_needed_at_least(&counts, runs, run_len);
+                proptest::prop_assert!(needed.is_some_and(|n| n <= jokers as u32), "{:?} {needed:?}", counts.to_cards());
             }
         }
     }
