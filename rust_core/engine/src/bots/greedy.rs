@@ -27,7 +27,7 @@
 
 use super::estimate::{
     cards_missing, connections, could_help, could_meld, estimate, every_card_could_run, runs_jokers_needed_at_least,
-    Estimate,
+    sets_and_runs_within_jokers, Estimate,
 };
 use super::Bot;
 use crate::card::{Card, CardCounts, JOKER_ID};
@@ -80,6 +80,18 @@ pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &Ru
         && contract.runs() > 0
         && runs_jokers_needed_at_least(hand, contract.runs(), rules.run_size_min)
             .is_some_and(|needed| needed > hand.jokers() as u32)
+    {
+        return false;
+    }
+    // And when the sets and the runs, relaxed, cannot share the hand out between them.
+    if missing > 0
+        && sets_and_runs_within_jokers(
+            hand,
+            contract.sets(),
+            contract.runs(),
+            rules.set_size_min,
+            rules.run_size_min,
+        ) == Some(false)
     {
         return false;
     }
