@@ -191,7 +191,7 @@ def test_a_session_in_portuguese_and_spanish(
     hand, top = found
     help_, legal, take, discard, quit_ = commands
     script = "\n".join([help_, legal, f"{discard} {hand[0]}", take, f"{discard} {top}", quit_]) + "\n"
-    code, out = session(monkeypatch, capsys, script, "--seed", str(seed), "--lang", lang)
+    code, out = session(monkeypatch, capsys, script, "--seed", str(seed), "--language", lang)
     assert code == 0
     for sentence in expected:
         assert sentence in out, sentence

@@ -9,7 +9,7 @@ from standard input (so a session can also be scripted: ``liverpool play < moves
 The bots play their turns at once and their moves are printed. A move the rules
 refuse is explained by the engine: its code and the rule (RULES.md) that forbids it.
 
-The table, the prompts and the help speak the language of ``--lang`` (``en``, ``pt``
+The table, the prompts and the help speak the language of ``--language`` (``en``, ``pt``
 or ``es``; default ``$LIVERPOOL_LANG`` or English), and the commands may be typed in
 any of the three languages (``take``, ``pegar``, ``tomar`` …). ``help`` lists them;
 in English::
@@ -435,7 +435,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots", default="greedy,greedy,greedy", help="the native bots of seats 1, 2, …: greedy, random, …"
     )
     parser.add_argument(
-        "--lang",
+        "--language",
         choices=LANGUAGES,
         default=None,
         help="language of the table and the messages (default: $LIVERPOOL_LANG, else en)",
@@ -449,7 +449,7 @@ def _language(choice: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    with language(_language(args.lang)):
+    with language(_language(args.language)):
         try:
             rules = load_rules(args.rules)
             state, bots = make_game(args.seed, [b.strip() for b in args.bots.split(",")], rules)

@@ -21,6 +21,7 @@ pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod sim;
+pub mod vec_env;
 
 pub use card::{Card, CardCounts, Suit};
 pub use error::{Arg, Error, ErrorCode, Message, Result};

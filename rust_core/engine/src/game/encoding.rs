@@ -18,8 +18,8 @@
 //! `slots` is the most melds the table can hold in one round: players × the largest
 //! contract (only one seat's melds for a whole-hand contract, L-8). Only the moves
 //! `legal_actions` lists have ids: `decline_discard` (a `draw_stock` during an offer
-//! already declines, L-5.1), a cut with no size, and lay-offs of several cards at once
-//! are accepted by `apply` but have none.
+//! already declines, L-5.1), a cut with no size, lay-offs of several cards at once and
+//! a joker laid off on a run without an end are accepted by `apply` but have none.
 
 use super::action::{Action, Event};
 use super::legal::GO_DOWN_LIMIT;
@@ -29,17 +29,18 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::meld::{End, Meld};
 use crate::msg;
 use crate::rules::{JokerSwapRule, RuleSet};
-use crate::search::all_go_downs;
+use crate::search::{all_go_downs, GoDown};
 use std::ops::Range;
 
 /// Go-down ids: as many as `legal_actions` ever lists ([`GO_DOWN_LIMIT`], the best
-/// ones by points left), so every listed go-down has an id. Random play under C-8
-/// California (wild queens) reaches hundreds of go-downs in one hand
-/// (docs/action-space.md has the measured figures).
+/// ones by points left), so every listed go-down has an id. Random play reaches 512
+/// listed go-downs in one hand under six presets (docs/action-space.md has the
+/// measured figures).
 pub const GO_DOWN_CAP: usize = GO_DOWN_LIMIT;
 
-/// At most this many joker swaps have an id (measured like [`GO_DOWN_CAP`]).
-pub const SWAP_JOKER_CAP: usize = 32;
+/// At most this many joker swaps have an id: at most 63 were ever legal at once in
+/// simulated games of every preset (profile W, 8 players; docs/action-space.md).
+pub const SWAP_JOKER_CAP: usize = 96;
 
 /// Lay-off ids per table meld: 53 card kinds with no end, then the joker at the low
 /// and at the high end of a run.
@@ -57,6 +58,13 @@ const BUY: usize = 2;
 const PASS: usize = 3;
 const CALL_RUMMY: usize = 4;
 const NEXT_ROUND: usize = 5;
+
+/// The go-downs a mask found, kept for decoding the id chosen from it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoDownCache {
+    /// As the search found them; put in id order only if a go-down id is chosen.
+    found: Vec<GoDown>,
+}
 
 /// The action space of a rule set and a player count: sizes and offsets of the blocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,17 +211,71 @@ impl GameState {
     /// first); returns how many ids are legal.
     pub fn write_legal_action_mask(&self, space: &ActionSpace, seat: Option<usize>, mask: &mut [bool]) -> usize {
         mask.fill(false);
-        let Some(decider) = self.to_act() else { return 0 };
-        if seat.is_some_and(|s| s != decider) {
-            return 0;
-        }
         let mut count = 0;
-        let mut set = |id: usize| {
+        self.for_each_legal_id(space, seat, |id| {
             if let Some(flag) = mask.get_mut(id) {
                 count += usize::from(!*flag);
                 *flag = true;
             }
+        });
+        count
+    }
+
+    /// Call `set` once with every legal id of `seat` (default: `to_act()`), in no
+    /// particular order; nothing when the engine does not wait for `seat`. What
+    /// the mask is made of, for callers that keep the ids in their own form.
+    pub fn for_each_legal_id(&self, space: &ActionSpace, seat: Option<usize>, set: impl FnMut(usize)) {
+        self.legal_ids(space, seat, None, set);
+    }
+
+    /// [`GameState::for_each_legal_id`] that also keeps the go-downs it found in
+    /// `cache`, so that [`GameState::apply_cached_id`] does not search them again.
+    pub fn for_each_legal_id_cached(
+        &self,
+        space: &ActionSpace,
+        seat: Option<usize>,
+        cache: &mut GoDownCache,
+        set: impl FnMut(usize),
+    ) {
+        cache.found.clear();
+        self.legal_ids(space, seat, Some(&mut cache.found), set);
+    }
+
+    /// Apply id `id` of `seat`, a legal id of the mask `for_each_legal_id_cached`
+    /// listed with `cache` in this very state (the caller checked it): what the
+    /// VecEnv does on every step. A refused id changes nothing.
+    pub fn apply_cached_id(&mut self, seat: usize, id: usize, cache: &mut GoDownCache) -> Result<Event> {
+        let space = self.action_space();
+        let found = std::mem::take(&mut cache.found);
+        let action = match id.checked_sub(space.go_down).filter(|_| id < space.size) {
+            Some(k) if k < found.len() => {
+                // The k-th in id order, without sorting (or copying) the others.
+                let mut found = found;
+                found.select_nth_unstable_by(k, |a, b| cmp_go_downs(&a.melds, &b.melds));
+                let action = Action::GoDown {
+                    melds: found[k].melds.iter().map(|m| m.cards().to_vec()).collect(),
+                };
+                // A cache from another state could name a go-down that is not legal
+                // here: `check` refuses it without the W-9 charge `apply` would make.
+                self.check(seat, &action)?;
+                action
+            }
+            _ => self.action_from_id_for(Some(seat), id)?,
         };
+        self.apply(seat, &action)
+    }
+
+    fn legal_ids(
+        &self,
+        space: &ActionSpace,
+        seat: Option<usize>,
+        go_down_cache: Option<&mut Vec<GoDown>>,
+        mut set: impl FnMut(usize),
+    ) {
+        let Some(decider) = self.to_act() else { return };
+        if seat.is_some_and(|s| s != decider) {
+            return;
+        }
         match self.phase {
             Phase::Cut => {
                 let max = self.stock.len().saturating_sub(1).min(space.max_cut);
@@ -243,7 +305,7 @@ impl GameState {
                                     continue;
                                 }
                                 for &end in ends_for(card, &target.meld) {
-                                    if target.meld.lay_off(&[card], end, &self.rules).is_ok() {
+                                    if target.meld.can_lay_off(&[card], end, &self.rules) {
                                         if let Some(id) = space.call_id(i, end) {
                                             set(id);
                                         }
@@ -261,7 +323,13 @@ impl GameState {
                 }
             }
             Phase::Play => {
-                let go_downs = self.go_down_count(decider);
+                let go_downs = match go_down_cache {
+                    Some(cache) => {
+                        *cache = self.legal_go_downs(decider);
+                        cache.len()
+                    }
+                    None => self.legal_go_downs(decider).len(),
+                };
                 (0..go_downs.min(GO_DOWN_CAP)).for_each(|k| set(space.go_down + k));
                 self.play_moves(decider, |m| match m {
                     PlayMove::LayOff { slot, card, end } => {
@@ -277,7 +345,6 @@ impl GameState {
             Phase::RoundOver => set(NEXT_ROUND),
             Phase::GameOver => {}
         }
-        count
     }
 
     /// The id of `action` in this game's action space, now (go-downs and joker swaps
@@ -428,14 +495,6 @@ impl GameState {
         self.apply(seat, &action)
     }
 
-    /// Apply id `id` of `seat`'s mask (the caller checked `mask[id]`, so the move is
-    /// canonical and validated once, by `apply`): what the vectorised environment
-    /// does on every step.
-    pub fn apply_masked_id(&mut self, seat: usize, id: usize) -> Result<Event> {
-        let action = self.action_from_id_for(Some(seat), id)?;
-        self.apply(seat, &action)
-    }
-
     /// A legal move in the form `legal_actions` lists it: a joker laid off (or
     /// called) with an end exactly when the meld is a run.
     fn is_canonical(&self, action: &Action) -> bool {
@@ -456,6 +515,12 @@ impl GameState {
 
     /// The legal go-downs of `seat` in `legal_actions` order (the melds' cards).
     pub(crate) fn go_down_list(&self, seat: usize) -> Vec<Vec<Vec<Card>>> {
+        self.sorted_go_downs(self.legal_go_downs(seat))
+    }
+
+    /// The legal go-downs of `seat` as the search gives them (best first, at most
+    /// [`GO_DOWN_LIMIT`] searched, as `legal_actions` does), not yet in id order.
+    fn legal_go_downs(&self, seat: usize) -> Vec<GoDown> {
         if self.phase != Phase::Play || self.to_act() != Some(seat) || self.seats[seat].down {
             return Vec::new();
         }
@@ -464,26 +529,28 @@ impl GameState {
         if hand.total() < self.rules.min_cards(&contract) {
             return Vec::new();
         }
-        let mut out: Vec<Vec<Vec<Card>>> = all_go_downs(&hand, &contract, &self.rules, GO_DOWN_LIMIT)
+        let mut found = all_go_downs(&hand, &contract, &self.rules, GO_DOWN_LIMIT);
+        found.retain(|gd| {
+            if contract.whole_hand {
+                gd.left.total() == 0
+            } else {
+                let mut used = hand;
+                used.try_remove(&gd.left);
+                self.after_play(seat as u8, &used).is_some()
+            }
+        });
+        found
+    }
+
+    /// Go-downs in id order (`Action`'s order: by card ids), without repeats.
+    fn sorted_go_downs(&self, found: Vec<GoDown>) -> Vec<Vec<Vec<Card>>> {
+        let mut out: Vec<Vec<Vec<Card>>> = found
             .into_iter()
-            .filter(|gd| {
-                if contract.whole_hand {
-                    gd.left.total() == 0
-                } else {
-                    let mut used = hand;
-                    used.try_remove(&gd.left);
-                    self.after_play(seat as u8, &used).is_some()
-                }
-            })
             .map(|gd| gd.melds.iter().map(|m| m.cards().to_vec()).collect())
             .collect();
         out.sort_by_cached_key(|m| go_down_key(m));
         out.dedup();
         out
-    }
-
-    fn go_down_count(&self, seat: usize) -> usize {
-        self.go_down_list(seat).len()
     }
 
     /// The legal joker swaps of `seat`, in `legal_actions` order.
@@ -517,7 +584,7 @@ impl GameState {
                         continue;
                     }
                     for &end in ends_for(Card::JOKER, &target.meld) {
-                        if target.meld.lay_off(&[Card::JOKER], end, &self.rules).is_ok() {
+                        if target.meld.can_lay_off(&[Card::JOKER], end, &self.rules) {
                             out.push(Action::SwapJoker {
                                 meld: i,
                                 card: natural,
@@ -562,7 +629,7 @@ impl GameState {
                         continue;
                     }
                     for &end in ends_for(card, &target.meld) {
-                        if target.meld.lay_off(&[card], end, &self.rules).is_ok() {
+                        if target.meld.can_lay_off(&[card], end, &self.rules) {
                             visit(PlayMove::LayOff { slot: i, card, end });
                         }
                     }
@@ -580,6 +647,19 @@ impl GameState {
 enum PlayMove {
     LayOff { slot: usize, card: Card, end: Option<End> },
     Discard(Card),
+}
+
+/// [`go_down_key`] order of two go-downs, without building the keys.
+fn cmp_go_downs(a: &[Meld], b: &[Meld]) -> std::cmp::Ordering {
+    // The key is each meld's card ids followed by -1: compare meld by meld, a meld
+    // that is a prefix of the other one comes first (its -1 is below any id).
+    for (x, y) in a.iter().zip(b) {
+        let ord = x.cards().cmp(y.cards());
+        if ord.is_ne() {
+            return ord;
+        }
+    }
+    a.len().cmp(&b.len())
 }
 
 /// `Action`'s order for go-downs: the card ids, each meld closed by -1.

@@ -76,6 +76,29 @@ fn check_state(g: &GameState, rng: &mut Rng) -> usize {
             assert_eq!(e.key, "action_id.out_of_range");
         }
     }
+    // The cached path of the VecEnv decodes every id as `action_from_id` does.
+    if let Some(d) = decider {
+        let mut cache = GoDownCache::default();
+        let mut cached_ids = Vec::new();
+        g.for_each_legal_id_cached(&space, Some(d), &mut cache, |id| cached_ids.push(id));
+        cached_ids.sort_unstable();
+        let listed: Vec<usize> = (0..space.size).filter(|&i| mask[i]).collect();
+        assert_eq!(cached_ids, listed);
+        let go_downs: Vec<usize> = listed.iter().copied().filter(|&i| i >= space.go_down).collect();
+        let samples = [
+            go_downs.first(),
+            go_downs.last(),
+            listed.get(rng.below(listed.len() as u32) as usize),
+        ];
+        for &id in samples.into_iter().flatten() {
+            let (mut by_cache, mut by_action) = (g.clone(), g.clone());
+            let mut c = cache.clone();
+            let e1 = by_cache.apply_cached_id(d, id, &mut c).unwrap();
+            let e2 = by_action.apply(d, &g.action_from_id(id).unwrap()).unwrap();
+            assert_eq!(e1, e2);
+            assert!(by_cache == by_action && by_cache.history() == by_action.history());
+        }
+    }
     // Another seat never acts by id (even where the engine takes a W-7 call out of turn).
     if let (Some(d), Some(a)) = (decider, legal.first()) {
         let id = g.action_id(a).unwrap();
