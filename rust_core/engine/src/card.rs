@@ -77,11 +77,8 @@ impl Card {
     /// Rank 1 (ace) … 13 (king); 0 for the joker.
     #[inline]
     pub fn rank(self) -> u8 {
-        if self.is_joker() {
-            0
-        } else {
-            self.0 % 13 + 1
-        }
+        // Looked up: asked in every check of a meld, a lay-off or a discard.
+        RANK_OF_ID[self.0 as usize]
     }
     /// The suit of a natural card; `None` for the joker.
     #[inline]
@@ -166,6 +163,17 @@ pub fn format_cards(cards: &[Card]) -> String {
     cards.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
 }
 
+/// The rank of each card id (1..=13), 0 for the joker (and for ids that are no card).
+static RANK_OF_ID: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut id = 0;
+    while id < JOKER_ID as usize {
+        table[id] = (id % 13 + 1) as u8;
+        id += 1;
+    }
+    table
+};
+
 /// A multiset of cards as counts per card id: the representation every search uses.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct CardCounts(pub [u8; CARD_KINDS]);
@@ -225,6 +233,17 @@ impl CardCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn looked_up_ranks_match_the_card_ids() {
+        // Ids run A..K within each suit; the joker has no rank.
+        for id in 0..JOKER_ID {
+            let card = Card::from_id(id).unwrap();
+            assert_eq!(card.rank(), id % 13 + 1, "{card}");
+            assert_eq!(Card::new(card.rank(), card.suit().unwrap()), card);
+        }
+        assert_eq!(Card::JOKER.rank(), 0);
+    }
 
     #[test]
     fn parses_every_notation_of_conformance_md() {

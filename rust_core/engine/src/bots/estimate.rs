@@ -71,11 +71,13 @@ impl Pool {
             // The ace is also position 14.
             *mask = ranks | (ranks >> 1 & 1) << 14;
         }
-        // The four suits of a rank sit 13 ids apart: fixed offsets the compiler
-        // turns into a few wide additions.
-        for rank in 0..13 {
-            pool.rank_totals[rank + 1] = h[rank] + h[rank + 13] + h[rank + 26] + h[rank + 39];
-        }
+        // The four suits of a rank sit 13 ids apart: the suits' words added byte by
+        // byte give every rank's total at once (a hand holds a few copies of a card,
+        // so no byte carries into the next; the bytes above 13 are ignored).
+        let totals = (0..4).fold(0u128, |sum, suit| sum.wrapping_add(suit_bytes(h, suit)));
+        // Rank `r` (1..=13) at byte `r`, byte 0 (no rank) zero.
+        let bytes = (totals << 8).to_le_bytes();
+        pool.rank_totals.copy_from_slice(&bytes[..14]);
         pool
     }
 
@@ -413,6 +415,146 @@ fn window_table(run_len: u8) -> &'static [u8; WINDOW_TABLE_SIZE] {
     })
 }
 
+/// A lower bound on the jokers that `runs` runs of `run_len` cards (L-4.2) need in
+/// `hand`, or `None` when it is not computed (more than two runs). A relaxation of
+/// the real question: each run is cut to a window of exactly `run_len` positions, the
+/// ace counts in full at both ends, and the gap rule (L-4.4) and the naturals a run
+/// must keep (L-4.5) are ignored; each of those only makes runs harder to form. The
+/// windows may share positions only where the hand holds enough copies; each copy
+/// lacking costs a joker. So when the bound exceeds the hand's jokers, no run part
+/// of any contract fits the hand, and the exact search (costly when it fails) can be
+/// skipped.
+pub fn runs_jokers_needed_at_least(hand: &CardCounts, runs: u8, run_len: u8) -> Option<u32> {
+    let len = run_len.clamp(1, 13);
+    let h = &hand.0;
+    // Per suit: positions with at least one copy, and with at least two.
+    let mut one = [0u32; 4];
+    let mut two = [0u32; 4];
+    let mut gap = [0u32; 4];
+    let table = window_table(len);
+    for suit in 0..4 {
+        let word = suit_bytes(h, suit);
+        let at = |ranks: PositionMask| {
+            let r = (ranks as u32) << 1;
+            r | (r >> 1 & 1) << 14
+        };
+        one[suit] = at(nonzero_bits(word));
+        // A byte is at least 2 when a bit above its lowest is set.
+        two[suit] = at(nonzero_bits(word & (LANE_ONES * 0xFE)));
+        let best = table[(one[suit] >> 1) as usize & (WINDOW_TABLE_SIZE - 1)] as u32;
+        gap[suit] = len as u32 - ((best >> 4) - 1);
+    }
+    match runs {
+        0 => Some(0),
+        1 => gap.iter().copied().min(),
+        2 => {
+            // Two suits, each with its best window...
+            let mut sorted = gap;
+            sorted.sort_unstable();
+            let mut best = sorted[0] + sorted[1];
+            // ...or both windows in one suit (never fewer than twice its best gap).
+            let full = (1u32 << len) - 1;
+            for suit in 0..4 {
+                if 2 * gap[suit] >= best {
+                    continue;
+                }
+                let (have, twice) = (one[suit], two[suit]);
+                'pairs: for lo in 1..=15 - len as u32 {
+                    for hi in lo..=15 - len as u32 {
+                        let (a, b) = (full << lo, full << hi);
+                        let (both, either) = (a & b, a ^ b);
+                        let short =
+                            (either & !have).count_ones() + (both & !have).count_ones() + (both & !twice).count_ones();
+                        best = best.min(short);
+                        if best == 0 {
+                            break 'pairs;
+                        }
+                    }
+                }
+            }
+            Some(best)
+        }
+        _ => None,
+    }
+}
+
+/// Could `hand` lay `sets` sets of `set_len` and `runs` runs of `run_len` (L-4.1,
+/// L-4.2) with the jokers it holds, under the relaxation of
+/// [`runs_jokers_needed_at_least`] (melds cut to their minimum size, the ace at both
+/// ends, no gap rule, no minimum of naturals)? `None` when not computed (more than two
+/// sets or two runs). `Some(false)` means no go-down exists: every go-down, cut down
+/// so, is some choice of run windows and set ranks whose missing cards the jokers
+/// fill, and a run may always take the hand's own card where it has one (a set that
+/// held that card takes the joker instead), which is the choice counted here.
+pub fn sets_and_runs_within_jokers(hand: &CardCounts, sets: u8, runs: u8, set_len: u8, run_len: u8) -> Option<bool> {
+    if sets > 2 || runs > 2 {
+        return None;
+    }
+    let jokers = hand.jokers() as u32;
+    let len = run_len.clamp(1, 13);
+    let set_len = set_len.max(1) as u32;
+    // Windows lacking at most `jokers` positions: no other can be part of a go-down.
+    let mut windows = [(0u8, 0u8); 44];
+    let mut n = 0;
+    let full = (1u32 << len) - 1;
+    for suit in 0..4u8 {
+        let ranks = nonzero_bits(suit_bytes(&hand.0, suit as usize)) as u32;
+        let have = ranks << 1 | (ranks & 1) << 14;
+        for lo in 1..=15 - len {
+            if (full << lo & !have).count_ones() <= jokers && n < windows.len() {
+                windows[n] = (suit, lo);
+                n += 1;
+            }
+        }
+    }
+    let windows = &windows[..n];
+    // The jokers the sets lack once the runs took their cards.
+    let sets_short = |counts: &[u8; CARD_KINDS]| -> u32 {
+        let mut short = [0u32; 13];
+        for (rank, s) in short.iter_mut().enumerate() {
+            let total = (0..4).map(|suit| counts[suit * 13 + rank] as u32).sum::<u32>();
+            *s = set_len - total.min(set_len);
+        }
+        match sets {
+            0 => 0,
+            1 => short.iter().copied().min().unwrap_or(0),
+            _ => {
+                let mut sorted = short;
+                sorted.sort_unstable();
+                let same_rank = (0..13)
+                    .map(|rank| {
+                        let total = (0..4).map(|suit| counts[suit * 13 + rank] as u32).sum::<u32>();
+                        2 * set_len - total.min(2 * set_len)
+                    })
+                    .min()
+                    .unwrap_or(0);
+                (sorted[0] + sorted[1]).min(same_rank)
+            }
+        }
+    };
+    // Lay the windows from the hand's counts; each copy lacking costs a joker.
+    let fits = |chosen: &[(u8, u8)]| -> bool {
+        let mut counts = hand.0;
+        let mut short = 0u32;
+        for &(suit, lo) in chosen {
+            for pos in lo..lo + len {
+                let id = id_at(suit, pos);
+                if counts[id] > 0 {
+                    counts[id] -= 1;
+                } else {
+                    short += 1;
+                }
+            }
+        }
+        short <= jokers && short + sets_short(&counts) <= jokers
+    };
+    Some(match runs {
+        0 => fits(&[]),
+        1 => windows.iter().any(|&w| fits(&[w])),
+        _ => (0..n).any(|i| (i..n).any(|j| fits(&[windows[i], windows[j]]))),
+    })
+}
+
 /// [`estimate`]'s `missing` alone.
 pub fn cards_missing(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> u32 {
     estimate(hand, contract, rules).missing
@@ -710,6 +852,97 @@ mod tests {
                     .enumerate()
                     .fold(0, |m, (i, &b)| m | ((b != 0) as PositionMask) << i);
                 assert_eq!(nonzero_bits(suit_bytes(&counts, suit)), want, "{bytes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn runs_bound_counts_the_jokers_two_runs_lack() {
+        // L-4.2: 3-6♥ and 9-Q♥ are two runs; 3-6♥ with 9-J♥ lacks one card, and
+        // overlapping windows need the second deck's copies (L-4.4 aside).
+        assert_eq!(
+            runs_jokers_needed_at_least(&hand("3♥ 4♥ 5♥ 6♥ 9♥ 10♥ J♥ Q♥"), 2, 4),
+            Some(0)
+        );
+        assert_eq!(
+            runs_jokers_needed_at_least(&hand("3♥ 4♥ 5♥ 6♥ 9♥ 10♥ J♥ 2♣"), 2, 4),
+            Some(1)
+        );
+        assert_eq!(runs_jokers_needed_at_least(&hand("3♥ 4♥ 5♥ 6♥ 5♥ 6♥"), 2, 4), Some(2));
+        assert_eq!(
+            runs_jokers_needed_at_least(&hand("J♠ Q♠ K♠ A♠ 2♦"), 1, 4),
+            Some(0),
+            "ace high (L-4.3)"
+        );
+        assert_eq!(runs_jokers_needed_at_least(&hand("J♠ Q♠ K♠ A♠ 2♦"), 3, 4), None);
+    }
+
+    proptest::proptest! {
+        /// The guard of the greedy bot's search filter: a hand that holds a contract
+        /// with runs never needs, by the bound, more jokers than it has (L-4.2, L-4.5).
+        /// Hands drawn from few suits, so that they often hold runs.
+        #[test]
+        fn runs_bound_never_exceeds_the_jokers_of_a_held_contract(
+            suits in 1u8..=4,
+            picks in proptest::collection::vec(0u8..52, 6..16),
+            jokers in 0u8..=2,
+            sets in 0u8..=1,
+            runs in 1u8..=2,
+            run_len in 3u8..=5,
+        ) {
+            let mut counts = CardCounts([0; CARD_KINDS]);
+            for p in picks {
+                let id = (p % (13 * suits)) as usize;
+                counts.0[id] = (counts.0[id] + 1).min(2);
+            }
+            counts.0[JOKER_ID as usize] = jokers;
+            let rules = RuleSet { run_size_min: run_len, ..RuleSet::liverpool() };
+            let contract = Contract::new(sets, runs);
+            if crate::search::has_contract(&counts, &contract, &rules) {
+                let needed = runs_jokers_needed_at_least(&counts, runs, run_len);
+                proptest::prop_assert!(needed.is_some_and(|n| n <= jokers as u32), "{:?} {needed:?}", counts.to_cards());
+            }
+        }
+    }
+
+    #[test]
+    fn sets_and_runs_bound_needs_both_parts_from_distinct_cards() {
+        // Round 2 (L-3): a set and a run. 7♥ cannot be in both (L-4.1, L-4.2).
+        let within = |text: &str| sets_and_runs_within_jokers(&hand(text), 1, 1, 3, 4);
+        assert_eq!(within("7♠ 7♦ 7♥ 8♥ 9♥ 10♥"), Some(false));
+        assert_eq!(within("7♠ 7♦ 7♥ 7♣ 8♥ 9♥ 10♥"), Some(true));
+        assert_eq!(
+            within("7♠ 7♦ 7♥ 8♥ 9♥ 10♥ JK"),
+            Some(true),
+            "the joker fills the set or the run"
+        );
+        assert_eq!(within("7♠ 7♦ 8♥ 9♥ 10♥ 2♣"), Some(false));
+        assert_eq!(sets_and_runs_within_jokers(&hand("7♠"), 3, 0, 3, 4), None);
+    }
+
+    proptest::proptest! {
+        /// The guard of the greedy bot's other search filter: a hand that holds a
+        /// contract of sets and runs always passes it (L-4.1, L-4.2, L-4.5).
+        #[test]
+        fn sets_and_runs_bound_passes_every_held_contract(
+            suits in 1u8..=4,
+            picks in proptest::collection::vec(0u8..52, 6..16),
+            jokers in 0u8..=2,
+            sets in 0u8..=2,
+            runs in 0u8..=2,
+            run_len in 3u8..=5,
+        ) {
+            let mut counts = CardCounts([0; CARD_KINDS]);
+            for p in picks {
+                let id = (p % (13 * suits)) as usize;
+                counts.0[id] = (counts.0[id] + 1).min(2);
+            }
+            counts.0[JOKER_ID as usize] = jokers;
+            let rules = RuleSet { run_size_min: run_len, ..RuleSet::liverpool() };
+            let contract = Contract::new(sets, runs);
+            if sets + runs > 0 && crate::search::has_contract(&counts, &contract, &rules) {
+                let within = sets_and_runs_within_jokers(&counts, sets, runs, rules.set_size_min, run_len);
+                proptest::prop_assert_eq!(within, Some(true), "{:?}", counts.to_cards());
             }
         }
     }

@@ -25,7 +25,10 @@
 //!   it scores more; a joker only if nothing else is left. After going down, the
 //!   highest-points card that fits no table meld (those are laid off next turn).
 
-use super::estimate::{cards_missing, connections, could_help, could_meld, estimate, every_card_could_run, Estimate};
+use super::estimate::{
+    cards_missing, connections, could_help, could_meld, estimate, every_card_could_run, runs_jokers_needed_at_least,
+    sets_and_runs_within_jokers, Estimate,
+};
 use super::Bot;
 use crate::card::{Card, CardCounts, JOKER_ID};
 use crate::deal::draw_cut;
@@ -69,6 +72,27 @@ pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &Ru
         return contract.sets() > 0 || every_card_could_run(hand, rules.whole_hand_run_min);
     }
     if missing > exact_check_missing(contract) {
+        return false;
+    }
+    // Most hands the estimate finds one or two cards short really are: when even the
+    // runs alone, relaxed, need more jokers than the hand holds, no search is needed.
+    if missing > 0
+        && contract.runs() > 0
+        && runs_jokers_needed_at_least(hand, contract.runs(), rules.run_size_min)
+            .is_some_and(|needed| needed > hand.jokers() as u32)
+    {
+        return false;
+    }
+    // And when the sets and the runs, relaxed, cannot share the hand out between them.
+    if missing > 0
+        && sets_and_runs_within_jokers(
+            hand,
+            contract.sets(),
+            contract.runs(),
+            rules.set_size_min,
+            rules.run_size_min,
+        ) == Some(false)
+    {
         return false;
     }
     if contract.sets() == 0 || contract.runs() == 0 {

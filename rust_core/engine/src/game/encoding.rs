@@ -29,6 +29,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::meld::{End, Meld};
 use crate::msg;
 use crate::rules::{JokerSwapRule, RuleSet};
+use crate::search::count::{count_go_downs, nth_go_down};
 use crate::search::{all_go_downs, GoDown};
 use std::ops::Range;
 
@@ -59,11 +60,13 @@ const PASS: usize = 3;
 const CALL_RUMMY: usize = 4;
 const NEXT_ROUND: usize = 5;
 
-/// The go-downs a mask found, kept for decoding the id chosen from it.
+/// What a mask knew of the go-downs, kept for decoding the id chosen from it: only
+/// how many there were (the go-downs themselves are built when a go-down id is
+/// chosen, which is rare next to the steps that only need the mask).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoDownCache {
-    /// As the search found them; put in id order only if a go-down id is chosen.
-    found: Vec<GoDown>,
+    /// The go-down ids of the mask: `space.go_down + 0..count`.
+    count: usize,
 }
 
 /// The action space of a rule set and a player count: sizes and offsets of the blocks.
@@ -228,8 +231,8 @@ impl GameState {
         self.legal_ids(space, seat, None, set);
     }
 
-    /// [`GameState::for_each_legal_id`] that also keeps the go-downs it found in
-    /// `cache`, so that [`GameState::apply_cached_id`] does not search them again.
+    /// [`GameState::for_each_legal_id`] that also keeps in `cache` how many go-downs
+    /// it found, for [`GameState::apply_cached_id`].
     pub fn for_each_legal_id_cached(
         &self,
         space: &ActionSpace,
@@ -237,8 +240,8 @@ impl GameState {
         cache: &mut GoDownCache,
         set: impl FnMut(usize),
     ) {
-        cache.found.clear();
-        self.legal_ids(space, seat, Some(&mut cache.found), set);
+        cache.count = 0;
+        self.legal_ids(space, seat, Some(&mut cache.count), set);
     }
 
     /// Apply id `id` of `seat`, a legal id of the mask `for_each_legal_id_cached`
@@ -246,14 +249,21 @@ impl GameState {
     /// VecEnv does on every step. A refused id changes nothing.
     pub fn apply_cached_id(&mut self, seat: usize, id: usize, cache: &mut GoDownCache) -> Result<Event> {
         let space = self.action_space();
-        let found = std::mem::take(&mut cache.found);
+        let count = std::mem::take(&mut cache.count);
         let action = match id.checked_sub(space.go_down).filter(|_| id < space.size) {
-            Some(k) if k < found.len() => {
-                // The k-th in id order, without sorting (or copying) the others.
-                let mut found = found;
-                found.select_nth_unstable_by(k, |a, b| cmp_go_downs(&a.melds, &b.melds));
+            Some(k) if k < count => {
+                // Built only now that one is chosen: the k-th in id order, without
+                // sorting (or copying) the others.
+                let Some(go_down) = self.legal_go_down_nth(seat, k) else {
+                    // A cache from another state.
+                    return Err(Error::with(
+                        ErrorCode::InvalidActionId,
+                        None,
+                        msg!("action_id.not_legal", id = id, block = "go_down"),
+                    ));
+                };
                 let action = Action::GoDown {
-                    melds: found[k].melds.iter().map(|m| m.cards().to_vec()).collect(),
+                    melds: go_down.melds.iter().map(|m| m.cards().to_vec()).collect(),
                 };
                 // A cache from another state could name a go-down that is not legal
                 // here: `check` refuses it without the W-9 charge `apply` would make.
@@ -269,7 +279,7 @@ impl GameState {
         &self,
         space: &ActionSpace,
         seat: Option<usize>,
-        go_down_cache: Option<&mut Vec<GoDown>>,
+        go_down_count: Option<&mut usize>,
         mut set: impl FnMut(usize),
     ) {
         let Some(decider) = self.to_act() else { return };
@@ -323,13 +333,10 @@ impl GameState {
                 }
             }
             Phase::Play => {
-                let go_downs = match go_down_cache {
-                    Some(cache) => {
-                        *cache = self.legal_go_downs(decider);
-                        cache.len()
-                    }
-                    None => self.legal_go_downs(decider).len(),
-                };
+                let go_downs = self.legal_go_down_count(decider);
+                if let Some(count) = go_down_count {
+                    *count = go_downs;
+                }
                 (0..go_downs.min(GO_DOWN_CAP)).for_each(|k| set(space.go_down + k));
                 self.play_moves(decider, |m| match m {
                     PlayMove::LayOff { slot, card, end } => {
@@ -542,6 +549,58 @@ impl GameState {
         found
     }
 
+    /// `legal_go_downs(seat).len()` without building the go-downs.
+    pub(crate) fn legal_go_down_count(&self, seat: usize) -> usize {
+        if !self.may_go_down(seat) {
+            return 0;
+        }
+        let (hand, contract) = (self.seats[seat].hand, self.contract());
+        count_go_downs(&hand, &contract, &self.rules, GO_DOWN_LIMIT, |left| {
+            self.go_down_leaves(seat, contract.whole_hand, left)
+        })
+    }
+
+    /// `go_down_list(seat)[k]`, building only that go-down.
+    pub(crate) fn legal_go_down_nth(&self, seat: usize, k: usize) -> Option<GoDown> {
+        if !self.may_go_down(seat) {
+            return None;
+        }
+        let (hand, contract) = (self.seats[seat].hand, self.contract());
+        nth_go_down(
+            &hand,
+            &contract,
+            &self.rules,
+            GO_DOWN_LIMIT,
+            |left| self.go_down_leaves(seat, contract.whole_hand, left),
+            k,
+        )
+    }
+
+    /// Could `seat` go down now, if its hand holds the contract?
+    fn may_go_down(&self, seat: usize) -> bool {
+        self.phase == Phase::Play
+            && self.to_act() == Some(seat)
+            && !self.seats[seat].down
+            && self.seats[seat].hand.total() >= self.rules.min_cards(&self.contract())
+    }
+
+    /// Does a go-down of `seat` that leaves `left` in hand leave what L-5.5 (a card
+    /// to discard) or L-8 (nothing, for a whole-hand contract) need?
+    fn go_down_leaves(&self, seat: usize, whole_hand: bool, left: &CardCounts) -> bool {
+        let kept = left.total();
+        if whole_hand {
+            kept == 0
+        } else if kept >= 2 {
+            // Most go-downs: a card to discard is left whichever was taken (only a
+            // last card can be the taken discard that may not be thrown, L-5.5).
+            true
+        } else {
+            let mut used = self.seats[seat].hand;
+            used.try_remove(left);
+            self.after_play(seat as u8, &used).is_some()
+        }
+    }
+
     /// Go-downs in id order (`Action`'s order: by card ids), without repeats.
     fn sorted_go_downs(&self, found: Vec<GoDown>) -> Vec<Vec<Vec<Card>>> {
         let mut out: Vec<Vec<Vec<Card>>> = found
@@ -647,19 +706,6 @@ impl GameState {
 enum PlayMove {
     LayOff { slot: usize, card: Card, end: Option<End> },
     Discard(Card),
-}
-
-/// [`go_down_key`] order of two go-downs, without building the keys.
-fn cmp_go_downs(a: &[Meld], b: &[Meld]) -> std::cmp::Ordering {
-    // The key is each meld's card ids followed by -1: compare meld by meld, a meld
-    // that is a prefix of the other one comes first (its -1 is below any id).
-    for (x, y) in a.iter().zip(b) {
-        let ord = x.cards().cmp(y.cards());
-        if ord.is_ne() {
-            return ord;
-        }
-    }
-    a.len().cmp(&b.len())
 }
 
 /// `Action`'s order for go-downs: the card ids, each meld closed by -1.

@@ -618,8 +618,9 @@ impl GameState {
         }
         // `to_act` asks this on every query: the usual clockwise order needs no list.
         let found = match self.rules.buy_priority {
-            BuyPriority::Nearest => (1..self.players)
-                .map(|k| (self.active + k) % self.players)
+            // Clockwise from the active player's left, wrapping without a division.
+            BuyPriority::Nearest => (self.active + 1..self.players)
+                .chain(0..self.active)
                 .find(|&s| self.seat_may_answer(s, w)),
             BuyPriority::FirstCaller => self.priority_order().iter().find(|&s| self.seat_may_answer(s, w)),
         };

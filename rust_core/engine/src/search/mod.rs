@@ -28,6 +28,7 @@
 
 mod arrange;
 mod cands;
+pub mod count;
 mod dfs;
 #[cfg(test)]
 mod tests;
