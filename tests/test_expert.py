@@ -97,3 +97,26 @@ def test_card_table_hint_shows_the_experts_move() -> None:
         reason = hint.reason
     assert "El experto sugiere:" in html
     assert reason.replace("'", "&#x27;") in html
+
+
+def test_native_expert_takes_a_budget_and_refuses_a_bad_one() -> None:
+    """budget= sets the expert's samples per decision (1..4096); any other value,
+    or a budget for a bot without one, is an InvalidArgumentError with its code."""
+    state = GameState(seed=4)
+    greedy = NativeBot("greedy", seed=1)
+    while state.phase != "play":
+        seat = state.to_act
+        assert seat is not None
+        state.apply(seat, greedy.choose(state, seat))
+    small, same = NativeBot("expert", seed=2, budget=2), NativeBot("expert", seed=2, budget=2)
+    move = small.choose(state)
+    assert move == same.choose(state)
+    assert state.can(state.to_act, move)
+    for bad in (0, 4097, -3, "many", 2.5):
+        with pytest.raises(liverpool.InvalidArgumentError) as refused:
+            NativeBot("expert", budget=bad)
+        assert refused.value.code == "invalid_argument"
+        with pytest.raises(liverpool.InvalidArgumentError):
+            state.hint(budget=bad)
+    with pytest.raises(liverpool.InvalidArgumentError, match="only the expert"):
+        NativeBot("greedy", budget=8)

@@ -59,6 +59,8 @@ templates! {
     "arg.action_dict" => "an action dict is a dict, not {kind}",
     "arg.action_id" => "an action id is a non-negative integer, not {value}",
     "arg.array_kind" => "a {ndim}-D array of {dtype}",
+    "arg.budget" => "budget must be an integer from 1 to {max} (samples of the hidden cards per decision), not {budget}",
+    "arg.budget_kind" => "only the expert bot takes a budget; '{kind}' does not",
     "arg.bot_name" => "a bot name must be a string, not {item}",
     "arg.bots" => "bots must be a sequence of bot names, not {bots}",
     "arg.card_id_range" => "card id {id} is out of range 0..=52",

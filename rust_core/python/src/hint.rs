@@ -83,11 +83,7 @@ pub fn hint(
     if seat != to_act {
         return Err(invalid_argument(msg!("arg.not_to_act", seat = seat, to_act = to_act)));
     }
-    let mut expert_budget = ExpertBudget::default();
-    if let Some(b) = budget {
-        let n = u64_arg(b, "budget")?;
-        expert_budget.determinizations = u32::try_from(n).unwrap_or(u32::MAX).clamp(1, MAX_HINT_BUDGET);
-    }
+    let expert_budget = budget_arg(budget)?;
     let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
     let expert = ExpertBot::with_budget(seed, expert_budget);
     let advice = py.detach(|| expert.advise(state, seat));
@@ -110,8 +106,23 @@ pub fn hint(
     })
 }
 
-/// The most determinizations a hint may ask for (a hint is a live answer).
-const MAX_HINT_BUDGET: u32 = 4096;
+/// The most determinizations a caller may ask for per decision.
+const MAX_BUDGET: u32 = 4096;
+
+/// The expert's budget from a `budget=` argument: `None` is the default; otherwise
+/// an integer in 1..=[`MAX_BUDGET`] samples of the hidden cards per decision.
+pub fn budget_arg(budget: Option<&Bound<'_, PyAny>>) -> PyResult<ExpertBudget> {
+    let mut expert_budget = ExpertBudget::default();
+    if let Some(b) = budget.filter(|b| !b.is_none()) {
+        let refuse = || invalid_argument(msg!("arg.budget", max = MAX_BUDGET, budget = b.to_string()));
+        let n = u64_arg(b, "budget").map_err(|_| refuse())?;
+        expert_budget.determinizations = u32::try_from(n)
+            .ok()
+            .filter(|n| (1..=MAX_BUDGET).contains(n))
+            .ok_or_else(refuse)?;
+    }
+    Ok(expert_budget)
+}
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyHint>()?;

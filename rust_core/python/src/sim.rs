@@ -9,7 +9,8 @@ use crate::args::{threads_arg, u64_arg};
 use crate::cards::{rules_or_default, PyRuleSet};
 use crate::errors::{busy, invalid_argument, py_result};
 use crate::game::{PyAction, PyGameState};
-use liverpool_engine::bots::{Bot, BotKind, NativeBot};
+use crate::hint::budget_arg;
+use liverpool_engine::bots::{Bot, BotKind, ExpertBot, NativeBot};
 use liverpool_engine::game::GameState;
 use liverpool_engine::msg;
 use liverpool_engine::sim::{check_batch, simulate_range, SimResult};
@@ -44,8 +45,9 @@ fn bot_kinds(bots: &Bound<'_, PyAny>) -> PyResult<Vec<BotKind>> {
 
 // ----- NativeBot -----------------------------------------------------------------
 
-/// A native bot (`"greedy"` or `"random"`), seeded: the same seed and the same
-/// states give the same choices. It follows the `liverpool.bots.Bot` protocol:
+/// A native bot (`"greedy"`, `"random"` or `"expert"`), seeded: the same seed and
+/// the same states give the same choices. `budget` (expert only) is the number of
+/// samples of the hidden cards per decision (docs/bots.md). It follows the `liverpool.bots.Bot` protocol:
 /// `choose(state, seat)` returns the `Action` for `seat`, which must be
 /// `state.to_act`. The bot keeps its random generator between calls, so use one
 /// bot per seat and game for reproducible games.
@@ -64,22 +66,31 @@ pub struct PyNativeBot {
 #[pymethods]
 impl PyNativeBot {
     #[new]
-    #[pyo3(signature = (kind = String::from("greedy"), seed = None), text_signature = "(kind='greedy', seed=None)")]
+    #[pyo3(
+        signature = (kind = String::from("greedy"), seed = None, budget = None),
+        text_signature = "(kind='greedy', seed=None, budget=None)"
+    )]
     fn new(
         #[pyo3(from_py_with = crate::cards::kind_param)] kind: String,
         seed: Option<&Bound<'_, PyAny>>,
+        budget: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let kind = kind.as_str();
         let seed = seed.map(|s| u64_arg(s, "seed")).transpose()?.unwrap_or(0);
-        let kind = py_result(BotKind::parse(kind))?;
+        let kind = py_result(BotKind::parse(kind.as_str()))?;
+        let budget = budget.filter(|b| !b.is_none());
+        let bot = match (kind, budget) {
+            (BotKind::Expert, Some(_)) => NativeBot::Expert(ExpertBot::with_budget(seed, budget_arg(budget)?)),
+            (_, Some(_)) => return Err(invalid_argument(msg!("arg.budget_kind", kind = kind.name()))),
+            (_, None) => kind.build(seed),
+        };
         Ok(PyNativeBot {
-            bot: Mutex::new(kind.build(seed)),
+            bot: Mutex::new(bot),
             kind,
             seed,
         })
     }
 
-    /// `"greedy"` or `"random"`.
+    /// `"greedy"`, `"random"` or `"expert"`.
     #[getter]
     fn kind(&self) -> &'static str {
         self.kind.name()
