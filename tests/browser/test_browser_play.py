@@ -113,12 +113,16 @@ def _full_round_notebook() -> Path | None:
     return candidates[0] if candidates else None
 
 
-def _catalogue_label(lang: str, action: str) -> str:
+def _catalogue_text(lang: str, key: str) -> str:
     from liverpool import i18n
     from liverpool.narration import DOMAIN
 
     with i18n.language(lang):
-        return i18n.text(DOMAIN, f"button_{action}")
+        return i18n.text(DOMAIN, key)
+
+
+def _catalogue_label(lang: str, action: str) -> str:
+    return _catalogue_text(lang, f"button_{action}")
 
 
 @pytest.mark.parametrize("notebook", _params(TABLE_NOTEBOOKS, "the card table (card_table)"))
@@ -138,6 +142,12 @@ def test_playing_at_the_card_table(notebook: Path, open_notebook: Any) -> None:
 
     assert table.click(table.root.locator("button.lp-hint")), "the hint button cannot be clicked"
     assert table.root.locator(".lp-hint-panel").first.inner_text().strip(), "the hint showed nothing"
+    # Issue 10: the hint opens with the expert's move and its reason, in the page's language.
+    expert = table.root.locator(".lp-expert-hint").first
+    assert expert.count() == 1, "the hint has no expert suggestion"
+    with_label = expert.inner_text()
+    assert _catalogue_text(lang, "hint_expert") in with_label, f"the expert's hint is not in {lang}: {with_label!r}"
+    view.screenshot("-table-hint", element=table.root)
 
     moves: list[str] = []
     tried_go_down: set[tuple[str, ...]] = set()
