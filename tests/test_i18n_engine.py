@@ -335,3 +335,16 @@ def test_errors_made_in_python_keep_their_text() -> None:
     error = liverpool.errors.InvalidArgumentError("plain words", code="invalid_argument")
     with language("pt"):
         assert (str(error), error.key, error.params) == ("plain words", None, {})
+
+
+@pytest.mark.parametrize(("lang", "gain"), [("en", "7.6"), ("pt", "7,6"), ("es", "7,6")])
+def test_decimals_are_written_the_way_each_language_writes_them(lang: str, gain: str) -> None:
+    """A hint's "7.6 points" reads "7,6" in Portuguese and Spanish; cards, counts and
+    anything that is not a plain decimal number are left as the engine sent them."""
+    hint = Message("hint.buy", {"card": "10♠", "samples": "16", "gain": "7.6"})
+    text = hint.render(lang, fallback=False)
+    assert text is not None
+    assert f" {gain} " in text
+    assert "10♠" in text and "16" in text
+    if lang != "en":
+        assert "7.6" not in text

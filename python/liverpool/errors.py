@@ -33,6 +33,7 @@ Hierarchy::
 
 from __future__ import annotations
 
+import re
 import string
 from typing import NamedTuple, Union
 
@@ -52,6 +53,16 @@ __all__ = [
 
 #: The catalogue domain of the engine's sentences.
 DOMAIN = "engine"
+
+#: A parameter that is a plain decimal number, such as the "7.6" points of a hint.
+_DECIMAL = re.compile(r"-?\d+\.\d+")
+
+
+def _localized(value: str, lang: str) -> str:
+    """``value`` with the decimal separator of ``lang`` (Portuguese and Spanish write 7,6)."""
+    if lang != "en" and _DECIMAL.fullmatch(value):
+        return value.replace(".", i18n.text("common", "decimal_separator", lang=lang))
+    return value
 
 #: A placeholder value: text (numbers, cards, names) or a nested message.
 ParamValue = Union[str, "Message"]
@@ -81,7 +92,7 @@ class Message(NamedTuple):
                     return None
                 values[name] = text
             else:
-                values[name] = value
+                values[name] = _localized(value, lang)
         if i18n.placeholders(template) != set(values):
             return None
         try:
