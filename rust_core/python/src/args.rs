@@ -5,6 +5,7 @@
 
 use crate::errors::{invalid_argument, py_result, to_py};
 use liverpool_engine::deal;
+use liverpool_engine::game::GameState;
 use liverpool_engine::{msg, Error, ErrorCode, RuleSet};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
@@ -70,4 +71,21 @@ pub fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>
             _ => Err(invalid_argument(msg!("arg.threads", threads = t))),
         })
         .transpose()
+}
+
+/// The seat a bot or a hint decides for: `seat` (default: the seat to act), which
+/// must be `state.to_act()`; `invalid_argument` when the game is over or another
+/// seat is to act (the engine waits for one seat only).
+pub fn deciding_seat(state: &GameState, seat: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    let Some(to_act) = state.to_act() else {
+        return Err(invalid_argument(msg!("arg.game_over")));
+    };
+    let seat = match seat {
+        None => to_act,
+        Some(s) => u64_arg(s, "seat")? as usize,
+    };
+    if seat != to_act {
+        return Err(invalid_argument(msg!("arg.not_to_act", seat = seat, to_act = to_act)));
+    }
+    Ok(seat)
 }

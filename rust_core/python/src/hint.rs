@@ -2,7 +2,7 @@
 //! `Hint` object. The reason is a message id (`hint.*`) with its values, translated
 //! by `liverpool.errors.Message` exactly like an engine error.
 
-use crate::args::{seed_arg, u64_arg};
+use crate::args::{deciding_seat, seed_arg, u64_arg};
 use crate::errors::invalid_argument;
 use crate::game::PyAction;
 use liverpool_engine::bots::{ExpertBot, ExpertBudget};
@@ -73,16 +73,7 @@ pub fn hint(
     budget: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyHint> {
-    let Some(to_act) = state.to_act() else {
-        return Err(invalid_argument(msg!("arg.game_over")));
-    };
-    let seat = match seat {
-        None => to_act,
-        Some(s) => u64_arg(s, "seat")? as usize,
-    };
-    if seat != to_act {
-        return Err(invalid_argument(msg!("arg.not_to_act", seat = seat, to_act = to_act)));
-    }
+    let seat = deciding_seat(state, seat)?;
     let expert_budget = budget_arg(budget)?;
     let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
     let expert = ExpertBot::with_budget(seed, expert_budget);

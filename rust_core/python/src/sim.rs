@@ -5,7 +5,7 @@
 //! `liverpool_engine::sim`); this module converts arguments, releases the GIL for
 //! the long work and returns numpy arrays.
 
-use crate::args::{threads_arg, u64_arg};
+use crate::args::{deciding_seat, threads_arg, u64_arg};
 use crate::cards::{rules_or_default, PyRuleSet};
 use crate::errors::{busy, invalid_argument, py_result};
 use crate::game::{PyAction, PyGameState};
@@ -114,16 +114,7 @@ impl PyNativeBot {
         // no borrow of the caller's state, which stays free for other threads.
         let state = state.borrow().state.clone();
         let state = &state;
-        let Some(to_act) = state.to_act() else {
-            return Err(invalid_argument(msg!("arg.game_over")));
-        };
-        let seat = match seat {
-            None => to_act,
-            Some(s) => u64_arg(s, "seat")? as usize,
-        };
-        if seat != to_act {
-            return Err(invalid_argument(msg!("arg.not_to_act", seat = seat, to_act = to_act)));
-        }
+        let seat = deciding_seat(state, seat)?;
         let mut bot = match self.bot.try_lock() {
             Ok(bot) => bot,
             Err(TryLockError::WouldBlock) => return Err(busy(msg!("busy.native_bot"))),

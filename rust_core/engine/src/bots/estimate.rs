@@ -877,6 +877,18 @@ mod tests {
         assert_eq!(runs_jokers_needed_at_least(&hand("J♠ Q♠ K♠ A♠ 2♦"), 3, 4), None);
     }
 
+    /// A hand of the first `suits` suits (each kind at most twice) plus `jokers`:
+    /// the proptests' hands, drawn from few suits so that they often hold runs.
+    fn few_suit_hand(suits: u8, picks: &[u8], jokers: u8) -> CardCounts {
+        let mut counts = CardCounts([0; CARD_KINDS]);
+        for p in picks {
+            let id = (p % (13 * suits)) as usize;
+            counts.0[id] = (counts.0[id] + 1).min(2);
+        }
+        counts.0[JOKER_ID as usize] = jokers;
+        counts
+    }
+
     proptest::proptest! {
         /// The guard of the greedy bot's search filter: a hand that holds a contract
         /// with runs never needs, by the bound, more jokers than it has (L-4.2, L-4.5).
@@ -890,12 +902,7 @@ mod tests {
             runs in 1u8..=2,
             run_len in 3u8..=5,
         ) {
-            let mut counts = CardCounts([0; CARD_KINDS]);
-            for p in picks {
-                let id = (p % (13 * suits)) as usize;
-                counts.0[id] = (counts.0[id] + 1).min(2);
-            }
-            counts.0[JOKER_ID as usize] = jokers;
+            let counts = few_suit_hand(suits, &picks, jokers);
             let rules = RuleSet { run_size_min: run_len, ..RuleSet::liverpool() };
             let contract = Contract::new(sets, runs);
             if crate::search::has_contract(&counts, &contract, &rules) {
@@ -932,12 +939,7 @@ mod tests {
             runs in 0u8..=2,
             run_len in 3u8..=5,
         ) {
-            let mut counts = CardCounts([0; CARD_KINDS]);
-            for p in picks {
-                let id = (p % (13 * suits)) as usize;
-                counts.0[id] = (counts.0[id] + 1).min(2);
-            }
-            counts.0[JOKER_ID as usize] = jokers;
+            let counts = few_suit_hand(suits, &picks, jokers);
             let rules = RuleSet { run_size_min: run_len, ..RuleSet::liverpool() };
             let contract = Contract::new(sets, runs);
             if sets + runs > 0 && crate::search::has_contract(&counts, &contract, &rules) {
