@@ -16,11 +16,8 @@
 //!   refuses the whole step with nothing changed.
 
 use crate::bots::{Bot, BotKind, NativeBot};
-use crate::card::CARD_KINDS;
 use crate::error::{Error, ErrorCode, Result};
-use crate::game::{
-    observation_layout, ActionSpace, Event, GameState, GoDownCache, ObservationLayout, Phase, PHASE_NAMES,
-};
+use crate::game::{observation_layout, ActionSpace, Event, GameState, GoDownCache, ObservationLayout};
 use crate::msg;
 use crate::rng::Rng;
 use crate::rules::RuleSet;
@@ -385,45 +382,8 @@ fn publish(
             mask[id] = true;
             legal.push(id as u16);
         });
-    write_observation(&env.state, seat, layout, obs);
+    env.state.write_observation(seat, layout, obs);
     *to_act = seat as i8;
-}
-
-/// `GameState::observation_tensor(seat)` written into `out` without allocating
-/// (a test keeps the two equal).
-pub fn write_observation(g: &GameState, seat: usize, lay: &ObservationLayout, out: &mut [f32]) {
-    out.fill(0.0);
-    let n = g.players();
-    for (id, &k) in g.seats[seat].hand.0.iter().enumerate() {
-        out[lay.hand + id] = k as f32;
-    }
-    if let Some(top) = g.discard.last() {
-        out[lay.discard_top + top.id() as usize] = 1.0;
-    }
-    for c in &g.discard {
-        out[lay.discard_pile + c.id() as usize] += 1.0;
-    }
-    for m in &g.table {
-        for c in m.meld.cards() {
-            out[lay.table + c.id() as usize] += 1.0;
-        }
-    }
-    let rel = |s: usize| (s + n - seat) % n;
-    for s in 0..n {
-        out[lay.hand_sizes + rel(s)] = g.seats[s].hand.0.iter().map(|&k| k as u32).sum::<u32>() as f32;
-        out[lay.down + rel(s)] = g.seats[s].down as u8 as f32;
-    }
-    out[lay.active + rel(g.active())] = 1.0;
-    if let Some(a) = g.to_act() {
-        out[lay.to_act + rel(a)] = 1.0;
-    }
-    let phase = PHASE_NAMES.iter().position(|&p| p == g.phase.name()).unwrap_or(0);
-    out[lay.phase + phase] = 1.0;
-    out[lay.flags] = matches!(g.phase, Phase::Draw { declined: true } | Phase::Buying(_)) as u8 as f32;
-    out[lay.flags + 1] = g.down_this_turn as u8 as f32;
-    out[lay.round + g.round as usize - 1] = 1.0;
-    out[lay.stock_size] = g.stock.len() as f32;
-    debug_assert_eq!(CARD_KINDS, 53);
 }
 
 #[cfg(test)]
@@ -596,8 +556,9 @@ mod tests {
         assert!(finished >= 2, "no game finished");
     }
 
+    /// VecEnv reuses its rows: writing into a dirty row gives the fresh tensor.
     #[test]
-    fn the_observation_writer_is_observation_tensor() {
+    fn the_observation_writer_overwrites_a_reused_row() {
         let mut g = GameState::new(Arc::new(RuleSet::contract()), 5, 3).unwrap();
         let lay = observation_layout(5, 7);
         let mut rng = Rng::from_seed(4);
@@ -605,7 +566,7 @@ mod tests {
         for _ in 0..400 {
             let Some(seat) = g.to_act() else { break };
             for s in 0..5 {
-                write_observation(&g, s, &lay, &mut buf);
+                g.write_observation(s, &lay, &mut buf);
                 assert_eq!(buf, g.observation_tensor(s).unwrap());
             }
             let legal = g.legal_actions(None);

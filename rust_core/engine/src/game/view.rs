@@ -238,41 +238,49 @@ impl GameState {
     /// observer-relative; `stock_size` is the raw count.
     pub fn observation_tensor(&self, seat: usize) -> Result<Vec<f32>> {
         self.check_seat(seat)?;
-        let n = self.players();
-        let lay = observation_layout(n, self.rules.rounds() as usize);
+        let lay = observation_layout(self.players(), self.rules.rounds() as usize);
         let mut t = vec![0f32; lay.size];
+        self.write_observation(seat, &lay, &mut t);
+        Ok(t)
+    }
+
+    /// `observation_tensor(seat)` written into `out` (`lay.size` floats) without
+    /// allocating: the one writer of the tensor, also used by `VecEnv` for every row.
+    /// `seat` must exist (callers check it).
+    pub(crate) fn write_observation(&self, seat: usize, lay: &ObservationLayout, out: &mut [f32]) {
+        out.fill(0.0);
+        let n = self.players();
         for (id, &k) in self.seats[seat].hand.0.iter().enumerate() {
-            t[lay.hand + id] = k as f32;
+            out[lay.hand + id] = k as f32;
         }
         if let Some(top) = self.discard_top() {
-            t[lay.discard_top + top.id() as usize] = 1.0;
+            out[lay.discard_top + top.id() as usize] = 1.0;
         }
         for c in &self.discard {
-            t[lay.discard_pile + c.id() as usize] += 1.0;
+            out[lay.discard_pile + c.id() as usize] += 1.0;
         }
         for m in &self.table {
             for c in m.meld.cards() {
-                t[lay.table + c.id() as usize] += 1.0;
+                out[lay.table + c.id() as usize] += 1.0;
             }
         }
         let rel = |s: usize| (s + n - seat) % n;
         for s in 0..n {
-            t[lay.hand_sizes + rel(s)] = self.seats[s].hand.total() as f32;
-            t[lay.down + rel(s)] = self.seats[s].down as u8 as f32;
+            out[lay.hand_sizes + rel(s)] = self.seats[s].hand.total() as f32;
+            out[lay.down + rel(s)] = self.seats[s].down as u8 as f32;
         }
-        t[lay.active + rel(self.active())] = 1.0;
+        out[lay.active + rel(self.active())] = 1.0;
         if let Some(a) = self.to_act() {
-            t[lay.to_act + rel(a)] = 1.0;
+            out[lay.to_act + rel(a)] = 1.0;
         }
         let phase = PHASE_NAMES
             .iter()
             .position(|&p| p == self.phase.name())
             .expect("known phase");
-        t[lay.phase + phase] = 1.0;
-        t[lay.flags] = matches!(self.phase, Phase::Draw { declined: true } | Phase::Buying(_)) as u8 as f32;
-        t[lay.flags + 1] = self.down_this_turn as u8 as f32;
-        t[lay.round + self.round as usize - 1] = 1.0;
-        t[lay.stock_size] = self.stock.len() as f32;
-        Ok(t)
+        out[lay.phase + phase] = 1.0;
+        out[lay.flags] = matches!(self.phase, Phase::Draw { declined: true } | Phase::Buying(_)) as u8 as f32;
+        out[lay.flags + 1] = self.down_this_turn as u8 as f32;
+        out[lay.round + self.round as usize - 1] = 1.0;
+        out[lay.stock_size] = self.stock.len() as f32;
     }
 }
