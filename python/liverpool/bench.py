@@ -475,13 +475,21 @@ def _expert_games(ctx: Context, games: int, opponent: str) -> tuple[np.ndarray, 
     return np.concatenate(won), np.concatenate(mine), np.concatenate(others)
 
 
-def _wilson(wins: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    z = 1.959964
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+def _win_rate_row(ctx: Context, won: np.ndarray, opponent: str, target: str) -> Row:
+    """The expert's win rate against three ``opponent`` bots, with its 95% Wilson interval."""
+    from liverpool.explore import wilson_interval
+
+    n = len(won)
+    low, high = (float(x) for x in wilson_interval(int(won.sum()), n))
+    ctx.extra[f"expert_vs_{opponent}_win_rate_ci95"] = [low, high]
+    return Row(
+        f"expert_vs_{opponent}_win_rate",
+        f"expert vs 3 {opponent}: games won",
+        float(won.mean()),
+        "",
+        target=target,
+        note=f"{n} games, seats rotated; 95% CI [{low:.3f}, {high:.3f}]",
+    )
 
 
 def _expert_decision_ms(ctx: Context, games: int) -> list[float]:
@@ -514,16 +522,7 @@ def bench_expert(ctx: Context) -> list[Row]:
     rows: list[Row] = []
     n = ctx.size(8, 2_000)
     won, mine, others = _expert_games(ctx, n, "greedy")
-    low, high = _wilson(int(won.sum()), n)
-    ctx.extra["expert_vs_greedy_win_rate_ci95"] = [low, high]
-    rows.append(Row(
-        "expert_vs_greedy_win_rate",
-        "expert vs 3 greedy: games won",
-        float(won.mean()),
-        "",
-        target=">= 0.40 (equals: 0.25)",
-        note=f"{n} games, seats rotated; 95% CI [{low:.3f}, {high:.3f}]",
-    ))
+    rows.append(_win_rate_row(ctx, won, "greedy", ">= 0.40 (equals: 0.25)"))
     spread = 1.96 * float(mine.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
     rows.append(Row(
         "expert_mean_total", "expert's mean final total", float(mine.mean()), "points", note=f"± {spread:.1f} (95%)"
@@ -538,16 +537,7 @@ def bench_expert(ctx: Context) -> list[Row]:
     ))
     n_random = ctx.size(4, 400)
     won_r, _, _ = _expert_games(ctx, n_random, "random")
-    low, high = _wilson(int(won_r.sum()), n_random)
-    ctx.extra["expert_vs_random_win_rate_ci95"] = [low, high]
-    rows.append(Row(
-        "expert_vs_random_win_rate",
-        "expert vs 3 random: games won",
-        float(won_r.mean()),
-        "",
-        target="near 1",
-        note=f"{n_random} games, seats rotated; 95% CI [{low:.3f}, {high:.3f}]",
-    ))
+    rows.append(_win_rate_row(ctx, won_r, "random", "near 1"))
     times = _expert_decision_ms(ctx, ctx.size(1, 8))
     note = f"{len(times)} decisions with a choice, vs 3 greedy, timed from Python"
     rows.append(Row("expert_decision_ms_p50", "expert decision, median", float(np.percentile(times, 50)), "ms", note=note))
