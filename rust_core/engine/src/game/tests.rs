@@ -881,7 +881,7 @@ fn total_cards(g: &GameState) -> usize {
 }
 
 /// Actions that are illegal in most states, to check that refusals change nothing.
-fn probes(g: &GameState) -> Vec<Action> {
+pub(super) fn probes(g: &GameState) -> Vec<Action> {
     vec![
         Action::TakeDiscard,
         Action::Buy,

@@ -424,31 +424,16 @@ fn w9_a_refused_go_down_costs_50_but_check_and_can_never_charge() {
 
 // ----- random playouts under every preset ------------------------------------------------
 
-/// Actions that are illegal in most states, to check that refusals change nothing.
+/// The game tests' probes plus the moves only profile W has (W-7 calls) and the
+/// explicit decline: illegal in most states, to check that refusals change nothing.
 fn probes(g: &GameState) -> Vec<Action> {
-    vec![
-        Action::TakeDiscard,
+    let mut probes = super::tests::probes(g);
+    probes.extend([
         Action::DeclineDiscard,
-        Action::Buy,
-        Action::Pass,
-        Action::DrawStock,
         Action::CallRummy,
         Action::CallLiverpool { meld: 0, end: None },
-        Action::Discard { card: c("JK") },
-        lay(0, "5♥"),
-        go_down(&["2♠ 2♥ 2♦", "3♠ 3♥ 3♦"]),
-        Action::SwapJoker {
-            meld: 0,
-            card: c("4♥"),
-            to_meld: 1,
-            end: None,
-        },
-        Action::Cut { size: Some(41) },
-        Action::NextRound,
-        Action::Discard {
-            card: g.stock().first().copied().unwrap_or(c("AS")),
-        },
-    ]
+    ]);
+    probes
 }
 
 fn choose(g: &GameState, rng: &mut Rng) -> Action {
