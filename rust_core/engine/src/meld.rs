@@ -545,7 +545,7 @@ pub fn adjacent_same_suit_runs(runs: &[&Meld]) -> Option<(usize, usize)> {
 fn meld_copies_fit(cards: &[Card], rules: &RuleSet) -> bool {
     let mut counts = [0u32; 53];
     cards.iter().for_each(|c| counts[c.id() as usize] += 1);
-    let (decks, jokers) = rules.deck_for(rules.max_players);
+    let (decks, jokers) = rules.largest_deck();
     counts[JOKER_ID as usize] <= u32::from(jokers) && counts[..52].iter().all(|&n| n <= u32::from(decks))
 }
 
@@ -554,7 +554,7 @@ fn meld_copies_fit(cards: &[Card], rules: &RuleSet) -> bool {
 fn check_meld_copies<'a>(cards: impl IntoIterator<Item = &'a Card>, rules: &RuleSet, what: Message) -> Result<()> {
     let mut counts = [0u32; 53];
     cards.into_iter().for_each(|c| counts[c.id() as usize] += 1);
-    rules.check_copies_wide(&counts, rules.max_players, what)
+    rules.check_copies_in_largest_deck(&counts, what)
 }
 
 /// Check a go-down (L-4.6; L-8 when the contract is whole-hand) and return the melds

@@ -825,6 +825,15 @@ impl RuleSet {
         (t.decks, t.jokers)
     }
 
+    /// The most copies of a card and the most jokers any player count's deck holds
+    /// (L-1.2). Tiers need not grow with the player count, so this is the maximum over
+    /// all of them, not the last tier's deck.
+    pub fn largest_deck(&self) -> (u8, u8) {
+        self.deck_tiers
+            .iter()
+            .fold((0, 0), |(d, j), t| (d.max(t.decks), j.max(t.jokers)))
+    }
+
     /// Total cards in the deck for this many players (L-1.2: 107).
     pub fn deck_size(&self, players: u8) -> usize {
         let (d, j) = self.deck_for(players);
@@ -901,9 +910,17 @@ impl RuleSet {
     /// [`RuleSet::check_copies`] for counts of any size (the message gives the real
     /// count, never one clamped to a byte).
     pub fn check_copies_wide(&self, counts: &[u32; 53], players: u8, what: impl Into<Message>) -> Result<()> {
-        let what = what.into();
-        let (d, j) = self.deck_for(players);
-        let (d, j) = (u32::from(d), u32::from(j));
+        self.check_copies_in(counts, self.deck_for(players), what.into())
+    }
+
+    /// [`RuleSet::check_copies_wide`] against [`RuleSet::largest_deck`]: for cards
+    /// judged without a game (melds, batch hands), whatever the player count.
+    pub fn check_copies_in_largest_deck(&self, counts: &[u32; 53], what: impl Into<Message>) -> Result<()> {
+        self.check_copies_in(counts, self.largest_deck(), what.into())
+    }
+
+    fn check_copies_in(&self, counts: &[u32; 53], (decks, jokers): (u8, u8), what: Message) -> Result<()> {
+        let (d, j) = (u32::from(decks), u32::from(jokers));
         if counts[JOKER_ID as usize] > j {
             let code = if j == 0 {
                 ErrorCode::NoJokersInProfile

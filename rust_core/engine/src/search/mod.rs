@@ -318,7 +318,7 @@ fn check_rows(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Result<()> {
     if hand_width == 0 {
         return Ok(());
     }
-    let (decks, jokers) = rules.deck_for(rules.max_players);
+    let (decks, jokers) = rules.largest_deck();
     let (max_copies, max_jokers) = (decks as u32, jokers as u32);
     let bad = hands.par_chunks(hand_width).enumerate().find_map_first(|(i, row)| {
         let mut counts = [0u32; CARD_KINDS];
@@ -340,7 +340,7 @@ fn check_rows(hands: &[u8], hand_width: usize, rules: &RuleSet) -> Result<()> {
             return None;
         }
         rules
-            .check_copies_wide(&counts, rules.max_players, msg!("what.hand", index = i))
+            .check_copies_in_largest_deck(&counts, msg!("what.hand", index = i))
             .err()
     });
     bad.map_or(Ok(()), Err)
