@@ -14,6 +14,7 @@
 //! The arrangement search (any number of melds) is in `arrange.rs`.
 
 use super::cands::{push_runs, push_sets, Cand, Pool, Sizes};
+use super::whole;
 use crate::card::{CARD_KINDS, JOKER_ID};
 use crate::meld::MeldKind;
 use crate::rules::{Contract, RuleSet, MAX_CONTRACT_MELDS};
@@ -25,6 +26,8 @@ pub(crate) struct Scratch {
     pub(crate) runs: Vec<Cand>,
     pub(crate) sets: Vec<Cand>,
     pub(crate) chosen: Vec<u32>,
+    /// Candidate references of the whole-hand walk (`whole.rs`).
+    pub(crate) groups: Vec<u32>,
 }
 
 /// Order candidates so that the best-scoring come first: the bounds below rely on it.
@@ -71,6 +74,9 @@ pub(crate) trait Goal {
     /// Does the goal prune on points? If not, candidates need no ordering and no
     /// bound is computed.
     const BOUNDED: bool = true;
+    /// Does the result depend only on which go-downs are reached, not on their order
+    /// nor on how often each is met? Such goals may use the whole-hand walk (`whole.rs`).
+    const ORDER_FREE: bool = false;
     /// Is a partial go-down that can reach at most `ub` points in melds worth extending?
     fn worth(&self, ub: u32) -> bool;
     /// A complete go-down; return `true` to stop the search.
@@ -98,7 +104,7 @@ pub(crate) struct GoDownSearch<'a> {
     pub n_runs: usize,
     pub n_sets: usize,
     pub whole_hand: bool,
-    adjacency: bool,
+    pub adjacency: bool,
     slots: [Slot; MAX_CONTRACT_MELDS],
     pub total_points: u32,
 }
@@ -192,6 +198,11 @@ pub(crate) fn search_go_down<G: Goal>(
         run_min,
         run_max,
     };
+    // The whole-hand walk (`whole.rs`) needs every meld of a kind to take the same
+    // lengths; it does not bound on points, so its candidates need no order.
+    let one_range_per_kind = ranges.iter().all(|r| ranges.iter().all(|o| o.0 != r.0 || o == r));
+    let walk_whole_hand = G::ORDER_FREE && contract.whole_hand && one_range_per_kind;
+    let sort = G::BOUNDED && !walk_whole_hand;
     scratch.runs.clear();
     scratch.sets.clear();
     if n_runs > 0 {
@@ -199,7 +210,7 @@ pub(crate) fn search_go_down<G: Goal>(
         if scratch.runs.is_empty() {
             return;
         }
-        if G::BOUNDED {
+        if sort {
             sort_candidates(&mut scratch.runs);
         }
     }
@@ -208,7 +219,7 @@ pub(crate) fn search_go_down<G: Goal>(
         if scratch.sets.is_empty() {
             return;
         }
-        if G::BOUNDED {
+        if sort {
             sort_candidates(&mut scratch.sets);
         }
     }
@@ -265,7 +276,12 @@ pub(crate) fn search_go_down<G: Goal>(
         used: 0,
         chosen: std::mem::take(&mut scratch.chosen),
     };
-    search.slot(&mut node, 0, goal);
+    if walk_whole_hand {
+        let groups = whole::group(&search, &mut scratch.groups);
+        whole::walk_whole_hand(&search, &groups, &mut node, goal);
+    } else {
+        search.slot(&mut node, 0, goal);
+    }
     scratch.chosen = node.chosen;
 }
 
@@ -409,6 +425,7 @@ pub(crate) struct Exists {
 
 impl Goal for Exists {
     const BOUNDED: bool = false;
+    const ORDER_FREE: bool = true;
     fn worth(&self, _ub: u32) -> bool {
         true
     }
@@ -424,6 +441,7 @@ pub(crate) struct MaxPoints {
 }
 
 impl Goal for MaxPoints {
+    const ORDER_FREE: bool = true;
     fn worth(&self, ub: u32) -> bool {
         self.best.is_none_or(|b| ub > b)
     }
@@ -461,6 +479,8 @@ pub(crate) struct BestKey {
 }
 
 impl Goal for BestKey {
+    // Keeps the least go-down of a total order: the same whatever the order met.
+    const ORDER_FREE: bool = true;
     fn worth(&self, ub: u32) -> bool {
         self.best.as_ref().is_none_or(|b| ub >= b.used)
     }

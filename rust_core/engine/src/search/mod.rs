@@ -32,6 +32,7 @@ pub mod count;
 mod dfs;
 #[cfg(test)]
 mod tests;
+mod whole;
 
 use crate::card::{Card, CardCounts, CARD_KINDS, JOKER_ID};
 use crate::error::{Error, ErrorCode, Result};
