@@ -192,6 +192,10 @@ pub(crate) fn search_go_down<G: Goal>(
     };
     let (run_min, run_max) = sizes_of(MeldKind::Run);
     let (set_min, set_max) = sizes_of(MeldKind::Set);
+    // Most whole hands of runs that fail, fail on the suits' duplicates and gaps alone.
+    if contract.whole_hand && n_sets == 0 && whole::runs_cannot_cover(hand, n_runs, run_min) {
+        return;
+    }
     let sizes = Sizes {
         set_min,
         set_max,

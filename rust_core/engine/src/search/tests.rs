@@ -1184,3 +1184,44 @@ fn the_whole_hand_walk_agrees_with_the_slot_search() {
         "{with_go_down} of {tried}"
     );
 }
+
+#[test]
+fn a_whole_hand_of_runs_is_refused_early_only_when_no_go_down_exists() {
+    // L-8: whole::runs_cannot_cover is a proof of "no go-down"; the oracle checks it.
+    let mut rng = Rng::from_seed(808);
+    let (mut refused, mut without) = (0, 0);
+    let longer_runs = RuleSet {
+        whole_hand_run_min: 5,
+        ..l()
+    };
+    for rules in [l(), longer_runs, RuleSet::california()] {
+        for contract in rules.contracts.iter().filter(|c| c.whole_hand && c.sets() == 0) {
+            let run_min = contract
+                .melds()
+                .iter()
+                .map(|spec| rules.meld_range(spec, true).0 as u32)
+                .min()
+                .unwrap();
+            for i in 0..90 {
+                let n = 11 + rng.below(3) as usize;
+                let h = match i % 3 {
+                    0 => crowded_hand(&mut rng, &rules, n),
+                    1 => random_hand(&mut rng, &rules, n, true),
+                    _ => planted_hand(&mut rng, &rules, contract, n),
+                };
+                let pool = joker_form(&h, &rules);
+                let cannot = whole::runs_cannot_cover(&pool, contract.runs() as usize, run_min);
+                let none = oracle_go_downs(&h, contract, &rules).is_empty();
+                let text = format_cards(&h.to_cards());
+                assert!(!cannot || none, "{text} was refused but has a go-down");
+                refused += cannot as usize;
+                without += none as usize;
+            }
+        }
+    }
+    // Most hands without a go-down are refused early (the reason for the check).
+    assert!(
+        refused >= 40 && refused * 2 >= without,
+        "{refused} refused of {without}"
+    );
+}

@@ -16,7 +16,7 @@
 //! when every meld of a kind has the same length range (a candidate then fits any
 //! meld of its kind, so counting melds per kind is enough).
 
-use super::cands::Cand;
+use super::cands::{Cand, Pool};
 use super::dfs::{GoDownSearch, Goal, Node};
 use crate::card::{CARD_KINDS, JOKER_ID};
 use crate::meld::MeldKind;
@@ -160,4 +160,41 @@ impl Walk<'_, '_> {
         }
         false
     }
+}
+
+/// A quick proof that `pool` holds no whole hand of `runs` runs (and no sets) of at
+/// least `run_min` cards each, before any candidate is built. A run holds one natural
+/// of each id, save the ace, which can stand at both ends of a 14-card run; so a suit
+/// needs at least as many runs as it has copies of a rank (half its aces, rounded
+/// up), and together the suits may not need more than `runs`. When they need exactly
+/// `runs`, a suit that needs one run has all its naturals in that run, which spans
+/// them all (the ace read low or high) and is at least `run_min` long: the jokers
+/// must fill the rest of those runs.
+pub(crate) fn runs_cannot_cover(pool: &Pool, runs: usize, run_min: u32) -> bool {
+    let mut needed = 0usize;
+    let mut jokers_needed = 0u32;
+    for suit in 0..4 {
+        let counts = &pool[suit * 13..suit * 13 + 13];
+        let naturals: u32 = counts.iter().map(|&n| n as u32).sum();
+        if naturals == 0 {
+            continue;
+        }
+        let most = counts[1..].iter().copied().max().unwrap_or(0) as usize;
+        let runs_here = most.max((counts[0] as usize).div_ceil(2));
+        needed += runs_here;
+        if runs_here == 1 {
+            // Positions 1..=13 of the naturals, as a bit set.
+            let at: u16 = (0..13).filter(|&r| counts[r] > 0).fold(0, |m, r| m | 1 << (r + 1));
+            let span_of = |bits: u16| 16 - bits.leading_zeros() - bits.trailing_zeros();
+            let span = match counts[0] {
+                0 => span_of(at),
+                // One ace: low (position 1) or high (position 14), whichever is shorter.
+                1 => span_of(at).min(span_of(at & !0b10 | 1 << 14)),
+                // Both aces in one run: the whole suit.
+                _ => 14,
+            };
+            jokers_needed += span.max(run_min).saturating_sub(naturals);
+        }
+    }
+    needed > runs || (needed == runs && jokers_needed > pool[JOKER_ID as usize] as u32)
 }
