@@ -28,6 +28,8 @@ pub(crate) struct Scratch {
     pub(crate) chosen: Vec<u32>,
     /// Candidate references of the whole-hand walk (`whole.rs`).
     pub(crate) groups: Vec<u32>,
+    /// The last points table seen and its [`class_order`]: one rule set asks again and again.
+    class_order: Option<([u16; 14], [u8; 14])>,
 }
 
 /// Order candidates so that the best-scoring come first: the bounds below rely on it.
@@ -263,7 +265,14 @@ pub(crate) fn search_go_down<G: Goal>(
     }
     let search = GoDownSearch {
         points,
-        order: class_order(rules),
+        order: match scratch.class_order {
+            Some((points, order)) if points == rules.points => order,
+            _ => {
+                let order = class_order(rules);
+                scratch.class_order = Some((rules.points, order));
+                order
+            }
+        },
         runs: &scratch.runs,
         sets: &scratch.sets,
         n_runs,
@@ -489,6 +498,7 @@ impl Goal for BestKey {
         self.best.as_ref().is_none_or(|b| ub >= b.used)
     }
     fn leaf(&mut self, search: &GoDownSearch, node: &Node) -> bool {
+        let mut tie_built = false;
         let better = match &self.best {
             None => true,
             Some(b) => match node.used.cmp(&b.used) {
@@ -499,14 +509,20 @@ impl Goal for BestKey {
                     Ordering::Greater => false,
                     Ordering::Equal => {
                         search.canonical(&node.chosen, &mut self.scratch);
+                        tie_built = true;
                         melds_cmp(&self.scratch, &b.melds) == Ordering::Less
                     }
                 },
             },
         };
         if better {
-            let mut melds = Vec::new();
-            search.canonical(&node.chosen, &mut melds);
+            // The beaten go-down's list is reused (no allocation per go-down kept).
+            let mut melds = self.best.take().map(|b| b.melds).unwrap_or_default();
+            if tie_built {
+                std::mem::swap(&mut melds, &mut self.scratch);
+            } else {
+                search.canonical(&node.chosen, &mut melds);
+            }
             self.best = Some(Found {
                 used: node.used,
                 left: node.pool,
