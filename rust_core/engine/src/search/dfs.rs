@@ -153,19 +153,18 @@ pub(crate) fn search_go_down<G: Goal>(
     goal: &mut G,
 ) {
     let points = rules.points_by_id();
-    // Slots: runs then sets, longest minimum first.
-    let mut ranges: Vec<(MeldKind, u32, u32)> = contract
-        .melds()
-        .iter()
-        .map(|spec| {
-            let (min, max) = rules.meld_range(spec, contract.whole_hand);
-            let top = match spec.kind {
-                MeldKind::Run => 14,
-                MeldKind::Set => u32::MAX,
-            };
-            (spec.kind, min as u32, max.map_or(top, |m| (m as u32).min(top)))
-        })
-        .collect();
+    // Slots: runs then sets, longest minimum first (on the stack: no allocation per search).
+    let specs = contract.melds();
+    let mut ranges_buf = [(MeldKind::Run, 0u32, 0u32); MAX_CONTRACT_MELDS];
+    for (range, spec) in ranges_buf.iter_mut().zip(specs) {
+        let (min, max) = rules.meld_range(spec, contract.whole_hand);
+        let top = match spec.kind {
+            MeldKind::Run => 14,
+            MeldKind::Set => u32::MAX,
+        };
+        *range = (spec.kind, min as u32, max.map_or(top, |m| (m as u32).min(top)));
+    }
+    let ranges = &mut ranges_buf[..specs.len()];
     ranges.sort_by_key(|&(kind, min, max)| (kind == MeldKind::Set, std::cmp::Reverse(min), std::cmp::Reverse(max)));
     let n_runs = ranges.iter().filter(|r| r.0 == MeldKind::Run).count();
     let n_sets = ranges.len() - n_runs;
