@@ -292,7 +292,11 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
                 let window = rules.run_naturals_window.map_or(len, |w| (w as u32).min(len));
                 let window_mask = ((1u32 << window) - 1) as u16;
                 // The bit of position 14 within the run, if the run reaches it.
-                let ace_high = if start as u32 + len - 1 == 14 { 1u16 << (len - 1) } else { 0 };
+                let ace_high = if start as u32 + len - 1 == 14 {
+                    1u16 << (len - 1)
+                } else {
+                    0
+                };
                 let mut emit = |mask: u16| {
                     // Both aces of the suit (positions 1 and 14) as naturals need two copies.
                     if start == 1 && len == 14 && mask & 1 == 0 && mask >> 13 & 1 == 0 && !two_aces {
