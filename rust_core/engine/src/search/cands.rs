@@ -255,8 +255,13 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
     if run_min > run_max {
         return;
     }
+    let joker_points = points[JOKER_ID as usize] as u32;
     for suit in 0..4u8 {
         let id_at = |pos: u8| suit * 13 + position_rank(pos) - 1;
+        // Card id and points by position 1..=14 (index 0 unused).
+        let pos_id: [u8; 15] = std::array::from_fn(|p| if p == 0 { 0 } else { id_at(p as u8) });
+        let pos_points: [u32; 15] = std::array::from_fn(|p| points[pos_id[p] as usize] as u32);
+        let two_aces = pool[id_at(1) as usize] >= 2;
         // Bit p (1..=14) set when the natural of position p is in the pool.
         // Branch-free: random hands make a data-dependent branch here mispredict often.
         let base = suit as usize * 13;
@@ -284,13 +289,19 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
                 }
                 let optional = all & !forced;
                 let spare = jokers - forced.count_ones();
+                let window = rules.run_naturals_window.map_or(len, |w| (w as u32).min(len));
+                let window_mask = ((1u32 << window) - 1) as u16;
+                // The bit of position 14 within the run, if the run reaches it.
+                let ace_high = if start as u32 + len - 1 == 14 {
+                    1u16 << (len - 1)
+                } else {
+                    0
+                };
                 let mut emit = |mask: u16| {
                     // Both aces of the suit (positions 1 and 14) as naturals need two copies.
-                    if start == 1 && len == 14 && mask & 1 == 0 && mask >> 13 & 1 == 0 && pool[id_at(1) as usize] < 2 {
+                    if start == 1 && len == 14 && mask & 1 == 0 && mask >> 13 & 1 == 0 && !two_aces {
                         return;
                     }
-                    let window = rules.run_naturals_window.map_or(len, |w| (w as u32).min(len));
-                    let window_mask = ((1u32 << window) - 1) as u16;
                     if window - (mask & window_mask).count_ones() < min_naturals {
                         return;
                     }
@@ -299,20 +310,20 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
                     cand.len = len;
                     cand.joker_mask = mask;
                     cand.jokers = mask.count_ones() as u8;
-                    cand.points = cand.jokers as u32 * points[JOKER_ID as usize] as u32;
+                    cand.points = cand.jokers as u32 * joker_points;
+                    let mut naturals = all & !mask;
                     // Ace high first so that, when both aces are natural, the shared id
                     // is merged into the first entry.
-                    if start + len as u8 - 1 == 14 && mask >> (len - 1) & 1 == 0 {
-                        cand.need(id_at(14), 1);
-                        cand.points += points[id_at(14) as usize] as u32;
+                    if naturals & ace_high != 0 {
+                        naturals &= !ace_high;
+                        cand.need(pos_id[14], 1);
+                        cand.points += pos_points[14];
                     }
-                    for k in 0..len {
-                        let pos = start + k as u8;
-                        if pos == 14 || mask >> k & 1 == 1 {
-                            continue;
-                        }
-                        cand.need(id_at(pos), 1);
-                        cand.points += points[id_at(pos) as usize] as u32;
+                    while naturals != 0 {
+                        let pos = start as usize + naturals.trailing_zeros() as usize;
+                        naturals &= naturals - 1;
+                        cand.need(pos_id[pos], 1);
+                        cand.points += pos_points[pos];
                     }
                     out.push(cand);
                 };

@@ -14,6 +14,7 @@
 //! The arrangement search (any number of melds) is in `arrange.rs`.
 
 use super::cands::{push_runs, push_sets, Cand, Pool, Sizes};
+use super::whole;
 use crate::card::{CARD_KINDS, JOKER_ID};
 use crate::meld::MeldKind;
 use crate::rules::{Contract, RuleSet, MAX_CONTRACT_MELDS};
@@ -25,6 +26,10 @@ pub(crate) struct Scratch {
     pub(crate) runs: Vec<Cand>,
     pub(crate) sets: Vec<Cand>,
     pub(crate) chosen: Vec<u32>,
+    /// Candidate references of the whole-hand walk (`whole.rs`).
+    pub(crate) groups: Vec<u32>,
+    /// The last points table seen and its [`class_order`]: one rule set asks again and again.
+    class_order: Option<([u16; 14], [u8; 14])>,
 }
 
 /// Order candidates so that the best-scoring come first: the bounds below rely on it.
@@ -71,6 +76,9 @@ pub(crate) trait Goal {
     /// Does the goal prune on points? If not, candidates need no ordering and no
     /// bound is computed.
     const BOUNDED: bool = true;
+    /// Does the result depend only on which go-downs are reached, not on their order
+    /// nor on how often each is met? Such goals may use the whole-hand walk (`whole.rs`).
+    const ORDER_FREE: bool = false;
     /// Is a partial go-down that can reach at most `ub` points in melds worth extending?
     fn worth(&self, ub: u32) -> bool;
     /// A complete go-down; return `true` to stop the search.
@@ -98,7 +106,7 @@ pub(crate) struct GoDownSearch<'a> {
     pub n_runs: usize,
     pub n_sets: usize,
     pub whole_hand: bool,
-    adjacency: bool,
+    pub adjacency: bool,
     slots: [Slot; MAX_CONTRACT_MELDS],
     pub total_points: u32,
 }
@@ -145,19 +153,18 @@ pub(crate) fn search_go_down<G: Goal>(
     goal: &mut G,
 ) {
     let points = rules.points_by_id();
-    // Slots: runs then sets, longest minimum first.
-    let mut ranges: Vec<(MeldKind, u32, u32)> = contract
-        .melds()
-        .iter()
-        .map(|spec| {
-            let (min, max) = rules.meld_range(spec, contract.whole_hand);
-            let top = match spec.kind {
-                MeldKind::Run => 14,
-                MeldKind::Set => u32::MAX,
-            };
-            (spec.kind, min as u32, max.map_or(top, |m| (m as u32).min(top)))
-        })
-        .collect();
+    // Slots: runs then sets, longest minimum first (on the stack: no allocation per search).
+    let specs = contract.melds();
+    let mut ranges_buf = [(MeldKind::Run, 0u32, 0u32); MAX_CONTRACT_MELDS];
+    for (range, spec) in ranges_buf.iter_mut().zip(specs) {
+        let (min, max) = rules.meld_range(spec, contract.whole_hand);
+        let top = match spec.kind {
+            MeldKind::Run => 14,
+            MeldKind::Set => u32::MAX,
+        };
+        *range = (spec.kind, min as u32, max.map_or(top, |m| (m as u32).min(top)));
+    }
+    let ranges = &mut ranges_buf[..specs.len()];
     ranges.sort_by_key(|&(kind, min, max)| (kind == MeldKind::Set, std::cmp::Reverse(min), std::cmp::Reverse(max)));
     let n_runs = ranges.iter().filter(|r| r.0 == MeldKind::Run).count();
     let n_sets = ranges.len() - n_runs;
@@ -186,12 +193,21 @@ pub(crate) fn search_go_down<G: Goal>(
     };
     let (run_min, run_max) = sizes_of(MeldKind::Run);
     let (set_min, set_max) = sizes_of(MeldKind::Set);
+    // Most whole hands of runs that fail, fail on the suits' duplicates and gaps alone.
+    if contract.whole_hand && n_sets == 0 && whole::runs_cannot_cover(hand, n_runs, run_min) {
+        return;
+    }
     let sizes = Sizes {
         set_min,
         set_max,
         run_min,
         run_max,
     };
+    // The whole-hand walk (`whole.rs`) needs every meld of a kind to take the same
+    // lengths; it does not bound on points, so its candidates need no order.
+    let one_range_per_kind = ranges.iter().all(|r| ranges.iter().all(|o| o.0 != r.0 || o == r));
+    let walk_whole_hand = G::ORDER_FREE && contract.whole_hand && one_range_per_kind;
+    let sort = G::BOUNDED && !walk_whole_hand;
     scratch.runs.clear();
     scratch.sets.clear();
     if n_runs > 0 {
@@ -199,7 +215,7 @@ pub(crate) fn search_go_down<G: Goal>(
         if scratch.runs.is_empty() {
             return;
         }
-        if G::BOUNDED {
+        if sort {
             sort_candidates(&mut scratch.runs);
         }
     }
@@ -208,7 +224,7 @@ pub(crate) fn search_go_down<G: Goal>(
         if scratch.sets.is_empty() {
             return;
         }
-        if G::BOUNDED {
+        if sort {
             sort_candidates(&mut scratch.sets);
         }
     }
@@ -248,7 +264,14 @@ pub(crate) fn search_go_down<G: Goal>(
     }
     let search = GoDownSearch {
         points,
-        order: class_order(rules),
+        order: match scratch.class_order {
+            Some((points, order)) if points == rules.points => order,
+            _ => {
+                let order = class_order(rules);
+                scratch.class_order = Some((rules.points, order));
+                order
+            }
+        },
         runs: &scratch.runs,
         sets: &scratch.sets,
         n_runs,
@@ -265,7 +288,12 @@ pub(crate) fn search_go_down<G: Goal>(
         used: 0,
         chosen: std::mem::take(&mut scratch.chosen),
     };
-    search.slot(&mut node, 0, goal);
+    if walk_whole_hand {
+        let groups = whole::group(&search, &mut scratch.groups);
+        whole::walk_whole_hand(&search, &groups, &mut node, goal);
+    } else {
+        search.slot(&mut node, 0, goal);
+    }
     scratch.chosen = node.chosen;
 }
 
@@ -409,6 +437,7 @@ pub(crate) struct Exists {
 
 impl Goal for Exists {
     const BOUNDED: bool = false;
+    const ORDER_FREE: bool = true;
     fn worth(&self, _ub: u32) -> bool {
         true
     }
@@ -424,6 +453,7 @@ pub(crate) struct MaxPoints {
 }
 
 impl Goal for MaxPoints {
+    const ORDER_FREE: bool = true;
     fn worth(&self, ub: u32) -> bool {
         self.best.is_none_or(|b| ub > b)
     }
@@ -461,10 +491,13 @@ pub(crate) struct BestKey {
 }
 
 impl Goal for BestKey {
+    // Keeps the least go-down of a total order: the same whatever the order met.
+    const ORDER_FREE: bool = true;
     fn worth(&self, ub: u32) -> bool {
         self.best.as_ref().is_none_or(|b| ub >= b.used)
     }
     fn leaf(&mut self, search: &GoDownSearch, node: &Node) -> bool {
+        let mut tie_built = false;
         let better = match &self.best {
             None => true,
             Some(b) => match node.used.cmp(&b.used) {
@@ -475,14 +508,20 @@ impl Goal for BestKey {
                     Ordering::Greater => false,
                     Ordering::Equal => {
                         search.canonical(&node.chosen, &mut self.scratch);
+                        tie_built = true;
                         melds_cmp(&self.scratch, &b.melds) == Ordering::Less
                     }
                 },
             },
         };
         if better {
-            let mut melds = Vec::new();
-            search.canonical(&node.chosen, &mut melds);
+            // The beaten go-down's list is reused (no allocation per go-down kept).
+            let mut melds = self.best.take().map(|b| b.melds).unwrap_or_default();
+            if tie_built {
+                std::mem::swap(&mut melds, &mut self.scratch);
+            } else {
+                search.canonical(&node.chosen, &mut melds);
+            }
             self.best = Some(Found {
                 used: node.used,
                 left: node.pool,

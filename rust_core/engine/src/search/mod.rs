@@ -32,6 +32,7 @@ pub mod count;
 mod dfs;
 #[cfg(test)]
 mod tests;
+mod whole;
 
 use crate::card::{Card, CardCounts, CARD_KINDS, JOKER_ID};
 use crate::error::{Error, ErrorCode, Result};
@@ -96,27 +97,26 @@ fn joker_form(hand: &CardCounts, rules: &RuleSet) -> Pool {
 /// module docs) and return the melds with the cards left over. Without a wild rank
 /// the joker form is the hand itself.
 fn name_melds(cands: &[Cand], hand: &CardCounts, rules: &RuleSet) -> (Vec<Meld>, CardCounts) {
-    let mut wilds = hand
-        .to_cards()
-        .into_iter()
-        .filter(|&c| rules.is_wild(c))
-        .collect::<Vec<_>>()
-        .into_iter();
+    // Without a wild rank the only wild cards are the jokers, which need no naming.
+    let mut wilds = match rules.wild_rank {
+        Some(_) => hand.to_cards().into_iter().filter(|&c| rules.is_wild(c)).collect(),
+        None => Vec::new(),
+    }
+    .into_iter();
     let mut left = *hand;
+    let mut cards: Vec<Card> = Vec::new();
     let melds = cands
         .iter()
         .map(|cand| {
-            let cards: Vec<Card> = cand
-                .ids()
-                .map(|id| {
-                    let card = Card::from_id(id).expect("search ids are 0..=52");
-                    if id == JOKER_ID {
-                        wilds.next().expect("the hand holds every wild card the search used")
-                    } else {
-                        card
-                    }
-                })
-                .collect();
+            cards.clear();
+            cards.extend(cand.ids().map(|id| {
+                let card = Card::from_id(id).expect("search ids are 0..=52");
+                if id == JOKER_ID && rules.wild_rank.is_some() {
+                    wilds.next().expect("the hand holds every wild card the search used")
+                } else {
+                    card
+                }
+            }));
             for &c in &cards {
                 left.0[c.id() as usize] -= 1;
             }
@@ -135,10 +135,12 @@ fn name_melds(cands: &[Cand], hand: &CardCounts, rules: &RuleSet) -> (Vec<Meld>,
 
 fn go_down_of(found: &Found, hand: &CardCounts, rules: &RuleSet) -> GoDown {
     let (melds, left) = name_melds(&found.melds, hand, rules);
+    let points_left = dfs::pool_points(&left.0, &rules.points_by_id());
+    debug_assert_eq!(points_left, rules.points_of(&left.to_cards()));
     GoDown {
         melds,
         left,
-        points_left: rules.points_of(&left.to_cards()),
+        points_left,
     }
 }
 

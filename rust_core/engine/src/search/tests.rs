@@ -7,6 +7,7 @@ use crate::card::parse_cards;
 use crate::meld::{adjacent_same_suit_runs, check_go_down};
 use crate::rng::Rng;
 use crate::rules::MeldSpec;
+use dfs::{BestKey, Exists, Found, MaxPoints, Scratch};
 
 fn hand(s: &str) -> CardCounts {
     CardCounts::from_cards(&parse_cards(&s.split_whitespace().collect::<Vec<_>>()).unwrap())
@@ -1084,4 +1085,143 @@ fn timing_random_dealt_hands() {
             frac * 100.0
         );
     }
+}
+
+// ---------------------------------------------------------------------------------
+// Fast paths against the slot search they replace
+
+/// A goal as it is, but without [`dfs::Goal::ORDER_FREE`]: the search then fills the
+/// contract's slots (`dfs.rs`) instead of taking a fast path.
+struct SlotsOnly<G>(G);
+
+impl<G: dfs::Goal> dfs::Goal for SlotsOnly<G> {
+    const BOUNDED: bool = G::BOUNDED;
+    fn worth(&self, ub: u32) -> bool {
+        self.0.worth(ub)
+    }
+    fn leaf(&mut self, search: &dfs::GoDownSearch, node: &dfs::Node) -> bool {
+        self.0.leaf(search, node)
+    }
+}
+
+/// The whole-hand walk (`whole.rs`) and the slot search agree on the best go-down,
+/// its points and whether there is one.
+fn check_whole_hand_walk(h: &CardCounts, contract: &Contract, rules: &RuleSet) -> bool {
+    let pool = joker_form(h, rules);
+    let run = |goal: &mut dyn FnMut(&mut Scratch)| goal(&mut Scratch::default());
+    let (mut fast, mut slow) = (BestKey::default(), SlotsOnly(BestKey::default()));
+    run(&mut |s| search_go_down(&pool, contract, rules, s, &mut fast));
+    run(&mut |s| search_go_down(&pool, contract, rules, s, &mut slow));
+    let key = |f: &Option<Found>| {
+        f.as_ref().map(|f| {
+            (
+                f.used,
+                f.left,
+                f.melds.iter().map(|c| c.ids().collect::<Vec<_>>()).collect::<Vec<_>>(),
+                f.melds.iter().map(|c| c.kind_order()).collect::<Vec<_>>(),
+            )
+        })
+    };
+    let text = format_cards(&h.to_cards());
+    assert_eq!(
+        key(&fast.best),
+        key(&slow.0.best),
+        "best of {text} for {}",
+        contract.describe()
+    );
+    let (mut fast, mut slow) = (Exists { found: false }, SlotsOnly(Exists { found: false }));
+    run(&mut |s| search_go_down(&pool, contract, rules, s, &mut fast));
+    run(&mut |s| search_go_down(&pool, contract, rules, s, &mut slow));
+    assert_eq!(fast.found, slow.0.found, "has_contract of {text}");
+    let (mut fast, mut slow) = (MaxPoints { best: None }, SlotsOnly(MaxPoints { best: None }));
+    run(&mut |s| search_go_down(&pool, contract, rules, s, &mut fast));
+    run(&mut |s| search_go_down(&pool, contract, rules, s, &mut slow));
+    assert_eq!(fast.best, slow.0.best, "points of {text}");
+    fast.best.is_some()
+}
+
+#[test]
+fn the_whole_hand_walk_agrees_with_the_slot_search() {
+    // L-8: every whole-hand contract of every profile (runs only, or sets and runs).
+    let profiles = [
+        RuleSet::liverpool(),
+        RuleSet::liverpool_classic(),
+        RuleSet::contract(),
+        RuleSet::shanghai(),
+        RuleSet::california(),
+        RuleSet::double_progressive(),
+        RuleSet {
+            same_suit_runs_need_gap: false,
+            ..RuleSet::liverpool()
+        },
+    ];
+    let mut rng = Rng::from_seed(88);
+    let mut with_go_down = 0;
+    let mut tried = 0;
+    for rules in &profiles {
+        for contract in rules.contracts.iter().filter(|c| c.whole_hand) {
+            let min: usize = contract
+                .melds()
+                .iter()
+                .map(|spec| rules.meld_range(spec, true).0 as usize)
+                .sum();
+            for i in 0..60 {
+                let n = min + rng.below(3) as usize;
+                let h = match i % 3 {
+                    0 => crowded_hand(&mut rng, rules, n),
+                    1 => random_hand(&mut rng, rules, n, true),
+                    _ => planted_hand(&mut rng, rules, contract, n),
+                };
+                with_go_down += check_whole_hand_walk(&h, contract, rules) as usize;
+                tried += 1;
+            }
+        }
+    }
+    // Enough hands of each outcome for the comparison to mean something.
+    assert!(tried >= 120, "{tried} hands");
+    assert!(
+        with_go_down >= 30 && with_go_down + 30 <= tried,
+        "{with_go_down} of {tried}"
+    );
+}
+
+#[test]
+fn a_whole_hand_of_runs_is_refused_early_only_when_no_go_down_exists() {
+    // L-8: whole::runs_cannot_cover is a proof of "no go-down"; the oracle checks it.
+    let mut rng = Rng::from_seed(808);
+    let (mut refused, mut without) = (0, 0);
+    let longer_runs = RuleSet {
+        whole_hand_run_min: 5,
+        ..l()
+    };
+    for rules in [l(), longer_runs, RuleSet::california()] {
+        for contract in rules.contracts.iter().filter(|c| c.whole_hand && c.sets() == 0) {
+            let run_min = contract
+                .melds()
+                .iter()
+                .map(|spec| rules.meld_range(spec, true).0 as u32)
+                .min()
+                .unwrap();
+            for i in 0..90 {
+                let n = 11 + rng.below(3) as usize;
+                let h = match i % 3 {
+                    0 => crowded_hand(&mut rng, &rules, n),
+                    1 => random_hand(&mut rng, &rules, n, true),
+                    _ => planted_hand(&mut rng, &rules, contract, n),
+                };
+                let pool = joker_form(&h, &rules);
+                let cannot = whole::runs_cannot_cover(&pool, contract.runs() as usize, run_min);
+                let none = oracle_go_downs(&h, contract, &rules).is_empty();
+                let text = format_cards(&h.to_cards());
+                assert!(!cannot || none, "{text} was refused but has a go-down");
+                refused += cannot as usize;
+                without += none as usize;
+            }
+        }
+    }
+    // Most hands without a go-down are refused early (the reason for the check).
+    assert!(
+        refused >= 40 && refused * 2 >= without,
+        "{refused} refused of {without}"
+    );
 }
