@@ -217,6 +217,15 @@ impl Estimate {
 /// picks can miss a contract the exact search finds, which is why the bot confirms
 /// with `search::has_contract`.
 pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Estimate {
+    estimate_below(hand, contract, rules, u32::MAX).expect("no estimate reaches u32::MAX")
+}
+
+/// [`estimate`] when its `missing` is below `bound`, else `None`, found without
+/// finishing the estimate as soon as the melds picked so far lack `bound` cards:
+/// each pick only adds to the cards missing, so the rest cannot bring it below. For
+/// questions such as "does this card lower the cards missing?".
+#[inline(always)]
+pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, bound: u32) -> Option<Estimate> {
     let mut pool = Pool::new(hand);
     let jokers = hand.jokers() as u32;
     let set_len = rules.set_size_min.max(1) as u32;
@@ -323,6 +332,10 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
         let only_natural = naturals.saturating_sub(present).min(gaps);
         natural_gaps += only_natural;
         fillable += gaps - only_natural;
+        // Neither count ever falls, and whole-hand strays only add to them.
+        if natural_gaps + fillable.saturating_sub(jokers) >= bound {
+            return None;
+        }
     }
     let mut missing = natural_gaps + fillable.saturating_sub(jokers);
 
@@ -346,14 +359,14 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
         *u -= p;
     }
     used.0[JOKER_ID as usize] = 0;
-    Estimate { missing, used }
+    (missing < bound).then_some(Estimate { missing, used })
 }
 
 /// The window of `run_len` positions of `suit` holding the most present positions
 /// of `mask`, as `(present, low position)`; ties go to the higher window. With
 /// `gap_rule` (L-4.4), windows touching a chosen run of the suit end to end are
 /// skipped.
-#[inline]
+#[inline(always)]
 fn best_window(mask: PositionMask, suit: u8, run_len: u8, chosen: &[ChosenRun], gap_rule: bool) -> Option<(u32, u8)> {
     let all = window_lanes(run_len);
     let mut valid = all;

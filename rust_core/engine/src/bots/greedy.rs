@@ -7,7 +7,7 @@
 //! - **Cut**: a size drawn uniformly from `1..=stock - 1` with its own RNG (the
 //!   L-2.4 default distribution; it does not aim for the exact cut).
 //! - **Take the discard** when it *helps*: before going down, when the card lowers
-//!   [`cards_missing`] (to 0 when it completes the contract); after going down,
+//!   [`cards_missing`](super::estimate::cards_missing) (to 0 when it completes the contract); after going down,
 //!   when the card fits a table meld (it will be laid off at once). Otherwise
 //!   decline (so others may buy) and draw.
 //! - **Buy** (L-6) under the same test before going down; for a whole-hand contract
@@ -26,7 +26,7 @@
 //!   highest-points card that fits no table meld (those are laid off next turn).
 
 use super::estimate::{
-    cards_missing, connections, could_help, could_meld, estimate, every_card_could_run, runs_jokers_needed_at_least,
+    connections, could_help, could_meld, estimate, estimate_below, every_card_could_run, runs_jokers_needed_at_least,
     sets_and_runs_within_jokers, Estimate,
 };
 use super::Bot;
@@ -36,11 +36,11 @@ use crate::game::{Action, GameState, Phase};
 use crate::meld::{Meld, MeldKind};
 use crate::rng::Rng;
 use crate::rules::{Contract, JokerSwapRule, RuleSet};
-use crate::search::{best_arrangement, best_go_down};
+use crate::search::{best_arrangement, best_go_down, GoDown};
 use std::cmp::Reverse;
 use std::sync::Arc;
 
-/// The exact contract search is only asked about hands whose [`cards_missing`] is at
+/// The exact contract search is only asked about hands whose [`cards_missing`](super::estimate::cards_missing) is at
 /// most this: on hands that hold the contract the greedy estimate is never further
 /// off (checked on random hands by `estimate_is_close_whenever_the_contract_is_held`).
 /// Sets alone are estimated exactly (the ranks with the most copies are the best
@@ -100,7 +100,8 @@ pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &Ru
     }
     let sets = contract.only(MeldKind::Set);
     let runs = contract.only(MeldKind::Run);
-    cards_missing(hand, &sets, rules) == 0 && cards_missing(hand, &runs, rules) <= exact_check_missing(&runs)
+    estimate_below(hand, &sets, rules, 1).is_some()
+        && estimate_below(hand, &runs, rules, exact_check_missing(&runs) + 1).is_some()
 }
 
 /// Discard tie-breaks, smaller first: the most points, the fewest connections, the
@@ -223,6 +224,12 @@ impl GreedyBot {
                 let action = Action::GoDown {
                     melds: go_down.melds.iter().map(|m| m.cards().to_vec()).collect(),
                 };
+                // The engine checks the go-down again when it is applied; the bot asks
+                // it first only where the search's go-down could be refused.
+                if surely_accepted(state, seat, &go_down) {
+                    debug_assert!(state.can(seat, &action), "{:?}", state.check(seat, &action));
+                    return action;
+                }
                 if state.can(seat, &action) {
                     return action;
                 }
@@ -293,13 +300,12 @@ impl GreedyBot {
             return false;
         }
         let more = with_card(hand, card);
-        // A buy's hand is not the hand of the next decision (a penalty card joins it).
-        let after = if penalty {
-            cards_missing(&more, contract, rules)
-        } else {
-            self.estimate(&more, contract, rules).missing
-        };
-        after + extra < now
+        // A buy's hand is not the hand of the next decision (a penalty card joins it):
+        // it need not be remembered, so its estimate stops once it cannot improve.
+        if penalty {
+            return estimate_below(&more, contract, rules, now - extra).is_some();
+        }
+        self.estimate(&more, contract, rules).missing + extra < now
     }
 
     fn wants_discard(&mut self, state: &GameState, seat: usize, card: Card) -> bool {
@@ -331,7 +337,7 @@ impl GreedyBot {
     ///
     /// First choices are the natural cards the estimate's melds leave free, minus
     /// those that form melds of their own (`best_arrangement` of the free cards, with
-    /// the contract's meld kinds): losing one cannot raise [`cards_missing`]. Among
+    /// the contract's meld kinds): losing one cannot raise [`cards_missing`](super::estimate::cards_missing). Among
     /// them the most points win, then the fewest [`connections`]. A card the estimate
     /// does use competes when it would win those tie-breaks: it is estimated again
     /// and wins if its loss leaves no more cards missing.
@@ -392,16 +398,9 @@ impl GreedyBot {
             .collect();
         used.sort_unstable();
         used.truncate(RECHECKED);
-        let used = used
-            .into_iter()
-            .map(|(_, _, c)| {
-                let mut less = hand;
-                less.0[c.id() as usize] -= 1;
-                let after = estimate(&less, &contract, rules);
-                ((after.missing, tie_break(c)), c, after)
-            })
-            .min_by_key(|(key, c, _)| (*key, *c));
-        let spare = spare.map(|((missing, tie), c)| {
+        // The smallest `(missing, tie_break, card)`: the best free card, then each used
+        // card re-estimated only as far as it could still win.
+        let mut best = spare.map(|((missing, tie), c)| {
             (
                 (missing, tie),
                 c,
@@ -411,9 +410,25 @@ impl GreedyBot {
                 },
             )
         });
+        for (_, tie, c) in used {
+            // The fewest cards missing that would lose to the best so far.
+            let bound = match &best {
+                None => u32::MAX,
+                Some(((missing, best_tie), best_card, _)) if (tie, c) < (*best_tie, *best_card) => missing + 1,
+                Some(((missing, ..), ..)) => *missing,
+            };
+            if bound == 0 {
+                continue;
+            }
+            let mut less = hand;
+            less.0[c.id() as usize] -= 1;
+            if let Some(after) = estimate_below(&less, &contract, rules, bound) {
+                best = Some(((after.missing, tie), c, after));
+            }
+        }
         // Keep the estimate of the hand after the discard: it is the hand of the next
         // decisions. (A free card's loss leaves the same melds, so the same `used`.)
-        match [spare, used].into_iter().flatten().min_by_key(|(key, c, _)| (*key, *c)) {
+        match best {
             Some((_, card, after)) => {
                 let mut less = hand;
                 less.0[card.id() as usize] -= 1;
@@ -423,6 +438,18 @@ impl GreedyBot {
             None => joker_or_anything(&hand),
         }
     }
+}
+
+/// Does the engine surely accept `go_down`, a go-down `search::best_go_down` found in
+/// the hand of `seat`, whose turn it is to play and who is not down? The search lays
+/// only legal melds that meet the contract from cards the hand holds (L-4.6), so what
+/// is left to check is the cards it leaves: all of them laid in a whole-hand round
+/// (L-8.1), else at least two left, which always keep a discard (L-5.5; W-8's taken
+/// card is one card). Other cases are left to `GameState::can`.
+fn surely_accepted(state: &GameState, seat: usize, go_down: &GoDown) -> bool {
+    let left = go_down.left.total();
+    let contract = state.contract();
+    state.to_act() == Some(seat) && if contract.whole_hand { left == 0 } else { left >= 2 }
 }
 
 /// The natural cards `seat` may discard (W-8: not the card just taken from the pile),
