@@ -962,6 +962,28 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// The bounded estimate that buys and discards use is the estimate whenever it
+        /// is below the bound, and `None` exactly when it is not, for every contract
+        /// of profile L (whole hand included, L-8) and a gap rule either way (L-4.4).
+        #[test]
+        fn estimate_below_is_the_estimate_under_its_bound(
+            suits in 1u8..=4,
+            picks in proptest::collection::vec(0u8..52, 4..16),
+            jokers in 0u8..=2,
+            round in 0usize..7,
+            bound in 0u32..8,
+            gap_rule: bool,
+        ) {
+            let counts = few_suit_hand(suits, &picks, jokers);
+            let rules = RuleSet { same_suit_runs_need_gap: gap_rule, ..RuleSet::liverpool() };
+            let contract = rules.contracts[round];
+            let full = estimate(&counts, &contract, &rules);
+            let below = estimate_below(&counts, &contract, &rules, bound);
+            proptest::prop_assert_eq!(below, (full.missing < bound).then_some(full), "{:?}", counts.to_cards());
+        }
+    }
+
     #[test]
     fn connections_count_rank_mates_and_suit_neighbours() {
         let h = hand("7♠ 7♥ 8♠ 9♠ K♦ A♣ 2♣");
