@@ -328,8 +328,29 @@ impl GreedyBot {
         let hand = state.hand(seat);
         let rules = state.rules();
         let later = !state.contract().whole_hand;
-        let best = discard_choices(state, seat)
-            .max_by_key(|&c| (!(later && fits_table(state, c)), rules.card_points(c), c.id()));
+        // The choices by points then id, highest first: the first that fits no table
+        // meld wins, else the first (each table check costs a trial lay-off per meld).
+        let mut choices = [Card::JOKER; JOKER_ID as usize];
+        let mut n = 0;
+        for c in discard_choices(state, seat) {
+            choices[n] = c;
+            n += 1;
+        }
+        let choices = &mut choices[..n];
+        choices.sort_unstable_by_key(|&c| Reverse((rules.card_points(c), c.id())));
+        let best = choices
+            .iter()
+            .copied()
+            .find(|&c| !(later && fits_table(state, c)))
+            .or_else(|| choices.first().copied());
+        debug_assert_eq!(
+            best,
+            discard_choices(state, seat).max_by_key(|&c| (
+                !(later && fits_table(state, c)),
+                rules.card_points(c),
+                c.id()
+            ))
+        );
         best.unwrap_or_else(|| joker_or_anything(hand))
     }
 
@@ -561,7 +582,14 @@ fn fits_table(state: &GameState, card: Card) -> bool {
 fn shed(state: &GameState, seat: usize) -> Option<Action> {
     let hand = state.hand(seat);
     let table = state.table();
-    if state.rules().joker_swap != JokerSwapRule::Off {
+    let rules = state.rules();
+    // A swap the rules forbid on this turn is refused whatever its cards (L-7.2, W-4).
+    let swaps_now = match rules.joker_swap {
+        JokerSwapRule::Off => false,
+        JokerSwapRule::AfterGoDownTurn => !state.down_this_turn(),
+        JokerSwapRule::OnGoDownTurn => state.down_this_turn(),
+    };
+    if swaps_now {
         for (i, source) in table.iter().enumerate() {
             if !source.meld.is_run() || source.meld.jokers() == 0 {
                 continue;
@@ -590,6 +618,13 @@ fn shed(state: &GameState, seat: usize) -> Option<Action> {
             }
         }
     }
+    // L-5.3: on the go-down turn every lay-off is refused unless the rules allow it.
+    if state.down_this_turn() && !rules.lay_off_on_go_down_turn {
+        return None;
+    }
+    // On the seat's turn, with two cards or more staying in hand (a discard is kept,
+    // L-5.5), only the meld decides whether a card it holds may be laid off.
+    let meld_decides = hand.total() >= 3 && state.to_act() == Some(seat);
     // Naturals first (id order), the joker last: a natural may need the place a
     // joker would take.
     for id in 0..=JOKER_ID {
@@ -601,13 +636,19 @@ fn shed(state: &GameState, seat: usize) -> Option<Action> {
             if !may_fit(card, &target.meld) {
                 continue;
             }
-            let lay_off = Action::LayOff {
+            let lay_off = || Action::LayOff {
                 meld: j,
                 cards: vec![card],
                 end: None,
             };
-            if state.can(seat, &lay_off) {
-                return Some(lay_off);
+            let fits = if meld_decides {
+                target.meld.can_lay_off(&[card], None, rules)
+            } else {
+                state.can(seat, &lay_off())
+            };
+            debug_assert_eq!(fits, state.can(seat, &lay_off()), "{card} on meld {j}");
+            if fits {
+                return Some(lay_off());
             }
         }
     }
