@@ -582,7 +582,9 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
         return true;
     }
     let rank = card.rank();
-    if contract.sets() > 0 && Suit::ALL.iter().any(|&s| hand.get(Card::new(rank, s)) > 0) {
+    let h = &hand.0;
+    let of_rank = |suit: usize| h[suit * 13 + rank as usize - 1];
+    if contract.sets() > 0 && (of_rank(0) | of_rank(1) | of_rank(2) | of_rank(3)) > 0 {
         return true;
     }
     if contract.runs() > 0 {
@@ -592,20 +594,11 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
             rules.run_size_min
         }
         .clamp(1, 13);
-        let reach = run_len - 1;
-        let suit = card.suit_index();
-        let positions: &[u8] = if rank == 1 {
-            &[1, 14]
-        } else {
-            std::slice::from_ref(&rank)
-        };
-        for &p in positions {
-            for q in p.saturating_sub(reach).max(1)..=(p + reach).min(14) {
-                if q != p && hand.0[id_at(suit, q)] > 0 && !(rank == 1 && (q == 1 || q == 14)) {
-                    return true;
-                }
-            }
-        }
+        // The suit's positions held (the ace at both ends), against the positions
+        // close enough to the card's to share a run with it (not its own).
+        let ranks = nonzero_bits(suit_bytes(h, card.suit_index() as usize)) << 1;
+        let held = ranks | (ranks >> 1 & 1) << 14;
+        return held & window(rank_bits(rank), run_len) != 0;
     }
     false
 }
@@ -981,6 +974,63 @@ mod tests {
             let full = estimate(&counts, &contract, &rules);
             let below = estimate_below(&counts, &contract, &rules, bound);
             proptest::prop_assert_eq!(below, (full.missing < bound).then_some(full), "{:?}", counts.to_cards());
+        }
+    }
+
+    /// `could_help` as first written: a scan of the positions around the card.
+    fn could_help_by_scan(hand: &CardCounts, card: Card, contract: &Contract, rules: &RuleSet) -> bool {
+        if card.is_joker() {
+            return true;
+        }
+        let rank = card.rank();
+        if contract.sets() > 0 && Suit::ALL.iter().any(|&s| hand.get(Card::new(rank, s)) > 0) {
+            return true;
+        }
+        if contract.runs() > 0 {
+            let run_len = if contract.whole_hand {
+                rules.whole_hand_run_min
+            } else {
+                rules.run_size_min
+            }
+            .clamp(1, 13);
+            let reach = run_len - 1;
+            let suit = card.suit_index();
+            let positions: &[u8] = if rank == 1 {
+                &[1, 14]
+            } else {
+                std::slice::from_ref(&rank)
+            };
+            for &p in positions {
+                for q in p.saturating_sub(reach).max(1)..=(p + reach).min(14) {
+                    if q != p && hand.0[id_at(suit, q)] > 0 && !(rank == 1 && (q == 1 || q == 14)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    proptest::proptest! {
+        /// The bit-mask `could_help` answers as the scan of neighbouring positions does,
+        /// aces at both ends (L-4.3), for every contract of profile L and run lengths 2..=6.
+        #[test]
+        fn could_help_agrees_with_a_scan_of_the_neighbours(
+            suits in 1u8..=4,
+            picks in proptest::collection::vec(0u8..52, 1..14),
+            card in 0u8..=52,
+            round in 0usize..7,
+            run_len in 2u8..=6,
+        ) {
+            let counts = few_suit_hand(suits, &picks, 0);
+            let rules = RuleSet { run_size_min: run_len, whole_hand_run_min: run_len, ..RuleSet::liverpool() };
+            let contract = rules.contracts[round];
+            let card = Card::from_id(card).unwrap();
+            proptest::prop_assert_eq!(
+                could_help(&counts, card, &contract, &rules),
+                could_help_by_scan(&counts, card, &contract, &rules),
+                "{:?} {}", counts.to_cards(), card
+            );
         }
     }
 
