@@ -221,9 +221,10 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
 }
 
 /// [`estimate`] when its `missing` is below `bound`, else `None`, found without
-/// finishing the estimate as soon as the melds picked so far lack `bound` cards:
-/// each pick only adds to the cards missing, so the rest cannot bring it below. For
-/// questions such as "does this card lower the cards missing?".
+/// finishing the estimate as soon as the melds picked so far, plus the melds left
+/// each lacking at least as many cards as the closest one now, lack `bound` cards:
+/// each pick only adds to the cards missing, and the pool it picks from only
+/// shrinks. For questions such as "does this card lower the cards missing?".
 #[inline(always)]
 pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, bound: u32) -> Option<Estimate> {
     let mut pool = Pool::new(hand);
@@ -284,8 +285,16 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
                 }
             }
         }
-        let take_set =
-            sets_left > 0 && best_run.is_none_or(|(present, _)| set_len - best_set.0 <= run_len as u32 - present);
+        // The pool only shrinks and chosen runs only close windows (L-4.4), so no later
+        // set or run lacks fewer cards than the closest one now: when even that many
+        // for every meld left reach the bound, the estimate does too.
+        let set_gap = set_len - best_set.0;
+        let run_gap = best_run.map_or(0, |(present, _)| run_len as u32 - present);
+        let ahead = sets_left * set_gap + runs_left * run_gap;
+        if natural_gaps + (fillable + ahead).saturating_sub(jokers) >= bound {
+            return None;
+        }
+        let take_set = sets_left > 0 && best_run.is_none_or(|(present, _)| set_gap <= run_len as u32 - present);
         let (present, size, naturals) = if take_set {
             let (copies, rank) = best_set;
             let mut need = copies;
