@@ -121,8 +121,10 @@ pub struct GreedyBot {
     focus: Option<Box<Focus>>,
     /// The last two estimates kept, by hand and contract: a seat's hand does not
     /// change between its discard and its next draw (and the buying windows in
-    /// between), and a hand that took the discard is the hand it then plays.
-    memo: [Option<(CardCounts, Contract, Estimate)>; 2],
+    /// between), and a hand that took the discard is the hand it then plays. An
+    /// estimate not yet made (`None`: only a bound was needed) is made in full when
+    /// its hand is asked about again, so the memo answers as if it had been.
+    memo: [Option<(CardCounts, Contract, Option<Estimate>)>; 2],
 }
 
 /// The rule set the bot last saw, and variants that restrict `best_arrangement` to
@@ -265,17 +267,25 @@ impl GreedyBot {
 
     /// `estimate(hand)`, remembered for the next two hands asked about.
     fn estimate(&mut self, hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Estimate {
-        for (h, c, e) in self.memo.iter().flatten() {
-            if h == hand && c == contract {
-                return *e;
-            }
+        if let Some(e) = self.recall(hand, contract, rules) {
+            return e;
         }
         let e = estimate(hand, contract, rules);
-        self.remember(*hand, *contract, e);
+        self.remember(*hand, *contract, Some(e));
         e
     }
 
-    fn remember(&mut self, hand: CardCounts, contract: Contract, estimate: Estimate) {
+    /// The remembered estimate of `hand`, if it is one of the two kept.
+    fn recall(&mut self, hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Option<Estimate> {
+        for (h, c, e) in self.memo.iter_mut().flatten() {
+            if h == hand && c == contract {
+                return Some(*e.get_or_insert_with(|| estimate(hand, contract, rules)));
+            }
+        }
+        None
+    }
+
+    fn remember(&mut self, hand: CardCounts, contract: Contract, estimate: Option<Estimate>) {
         self.memo[1] = self.memo[0].take();
         self.memo[0] = Some((hand, contract, estimate));
     }
@@ -305,7 +315,14 @@ impl GreedyBot {
         if penalty {
             return estimate_below(&more, contract, rules, now - extra).is_some();
         }
-        self.estimate(&more, contract, rules).missing + extra < now
+        // The hand of the next decision if the card is taken: kept like any estimate,
+        // but made in full only if it improves (or is asked about again).
+        if let Some(known) = self.recall(&more, contract, rules) {
+            return known.missing + extra < now;
+        }
+        let below = estimate_below(&more, contract, rules, now - extra);
+        self.remember(more, *contract, below);
+        below.is_some()
     }
 
     fn wants_discard(&mut self, state: &GameState, seat: usize, card: Card) -> bool {
@@ -453,7 +470,7 @@ impl GreedyBot {
             Some((_, card, after)) => {
                 let mut less = hand;
                 less.0[card.id() as usize] -= 1;
-                self.remember(less, contract, after);
+                self.remember(less, contract, Some(after));
                 card
             }
             None => joker_or_anything(&hand),
