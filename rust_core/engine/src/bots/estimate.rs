@@ -133,6 +133,14 @@ fn nonzero_bits(word: u128) -> PositionMask {
     (gather(word as u64) | gather((word >> 64) as u64) << 8) & 0x1FFF
 }
 
+/// The natural cards `hand` holds, as a bit set of their ids (bit `id` set when the
+/// hand holds at least one copy), a suit's 13 counts at a time.
+pub fn natural_ids_held(hand: &CardCounts) -> u64 {
+    (0..4).fold(0u64, |ids, suit| {
+        ids | u64::from(nonzero_bits(suit_bytes(&hand.0, suit))) << (13 * suit)
+    })
+}
+
 /// Each byte of a value spread into one byte lane: bit `i` of `b` becomes byte `i`
 /// of `SPREAD[b]` (0 or 1), so that the windows of a suit can be counted in parallel.
 static SPREAD: [u64; 256] = {
@@ -1040,6 +1048,19 @@ mod tests {
                 could_help_by_scan(&counts, card, &contract, &rules),
                 "{:?} {}", counts.to_cards(), card
             );
+        }
+    }
+
+    #[test]
+    fn natural_ids_held_marks_every_natural_card_held_and_no_joker() {
+        let mut rng = crate::rng::Rng::from_seed(11);
+        for _ in 0..500 {
+            let mut counts = CardCounts([0; CARD_KINDS]);
+            for n in counts.0.iter_mut() {
+                *n = [0, 0, 0, 1, 2][rng.below(5) as usize];
+            }
+            let want = (0..JOKER_ID as usize).fold(0u64, |m, id| m | u64::from(counts.0[id] > 0) << id);
+            assert_eq!(natural_ids_held(&counts), want, "{:?}", counts.to_cards());
         }
     }
 

@@ -26,8 +26,8 @@
 //!   highest-points card that fits no table meld (those are laid off next turn).
 
 use super::estimate::{
-    connections, could_help, could_meld, estimate, estimate_below, every_card_could_run, runs_jokers_needed_at_least,
-    sets_and_runs_within_jokers, Estimate,
+    connections, could_help, could_meld, estimate, estimate_below, every_card_could_run, natural_ids_held,
+    runs_jokers_needed_at_least, sets_and_runs_within_jokers, Estimate,
 };
 use super::Bot;
 use crate::card::{Card, CardCounts, JOKER_ID};
@@ -495,10 +495,7 @@ fn surely_accepted(state: &GameState, seat: usize, go_down: &GoDown) -> bool {
 /// of card ids costs less than a scan of the hand's counts every time.
 fn discard_choices(state: &GameState, seat: usize) -> CardIds {
     let hand = state.hand(seat);
-    let mut ids = 0u64;
-    for (id, &n) in hand.0[..JOKER_ID as usize].iter().enumerate() {
-        ids |= u64::from(n > 0) << id;
-    }
+    let mut ids = natural_ids_held(hand);
     if let Some(taken) = state.taken_discard() {
         if state.rules().no_discard_of_taken_card && hand.get(taken) == 1 {
             ids &= !(1u64 << taken.id());
