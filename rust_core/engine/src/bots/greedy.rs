@@ -396,46 +396,74 @@ impl GreedyBot {
             free
         };
         let choices = discard_choices(state, seat);
-        let from = if { choices }.any(|c| loose.get(c) > 0) {
-            loose
+        // As bit sets of card ids: a choice is spare when the estimate leaves a copy of
+        // it free (and it is in `from`: `loose` is part of `free`), else used.
+        let free_ids = natural_ids_held(&free);
+        let loose_ids = if loose == free {
+            free_ids
         } else {
-            free
+            natural_ids_held(&loose)
         };
+        let from_ids = if choices.0 & loose_ids != 0 {
+            loose_ids
+        } else {
+            free_ids
+        };
+        let spare_ids = CardIds(choices.0 & from_ids);
+        let used_ids = CardIds(choices.0 & !free_ids);
         let tie_break =
             |c: Card| -> TieBreak { (Reverse(rules.card_points(c)), connections(&hand, c), Reverse(c.id())) };
 
-        // The smallest `(missing, tie_break)` among the spare cards. The tie-break's
-        // connections cost a scan of the hand, so they are counted only for the cards
-        // that tie on the cards missing and the points (the same minimum).
-        let spare_missing = |c: Card| now.without_unused(&hand, c, &contract).filter(|_| from.get(c) > 0);
-        let leading = choices
-            .filter_map(|c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))))
-            .min();
-        let spare = leading.and_then(|lead| {
-            choices
-                .filter(|&c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))) == Some(lead))
-                .map(|c| ((lead.0, tie_break(c)), c))
+        // The smallest `(missing, tie_break)` among the spare cards: every one leaves
+        // the same cards missing, so the most points, then (connections cost a scan of
+        // the hand, counted only for the cards with those points) the fewest connections.
+        let spare = spare_ids.map(|c| rules.card_points(c)).max().and_then(|top| {
+            spare_ids
+                .filter(|&c| rules.card_points(c) == top)
+                .filter_map(|c| {
+                    now.without_unused(&hand, c, &contract)
+                        .map(|missing| ((missing, tie_break(c)), c))
+                })
                 .min()
+        });
+        debug_assert_eq!(spare, {
+            let from = if { choices }.any(|c| loose.get(c) > 0) {
+                loose
+            } else {
+                free
+            };
+            let spare_missing = |c: Card| now.without_unused(&hand, c, &contract).filter(|_| from.get(c) > 0);
+            let leading = choices
+                .filter_map(|c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))))
+                .min();
+            leading.and_then(|lead| {
+                choices
+                    .filter(|&c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))) == Some(lead))
+                    .map(|c| ((lead.0, tie_break(c)), c))
+                    .min()
+            })
         });
         // A used card competes only if it scores more than the best free one (its
         // loss never leaves fewer cards missing): the few that score most are
         // estimated again. With no free card at all, the few least connected are.
         // Ordered by their tie-breaks (computed once each), or by connections first.
         let none_free = spare.is_none();
-        let mut used: Vec<(u32, TieBreak, Card)> = choices
-            .filter(|&c| now.without_unused(&hand, c, &contract).is_none())
-            .filter(|&c| {
-                spare
-                    .as_ref()
-                    .is_none_or(|((_, (Reverse(best), ..)), _)| rules.card_points(c) > *best)
-            })
-            .map(|c| {
+        let mut used = [(0u32, (Reverse(0u16), 0u32, Reverse(0u8)), Card::JOKER); JOKER_ID as usize];
+        let mut n_used = 0;
+        for c in used_ids {
+            debug_assert!(now.without_unused(&hand, c, &contract).is_none());
+            let beats_spare = spare
+                .as_ref()
+                .is_none_or(|((_, (Reverse(best), ..)), _)| rules.card_points(c) > *best);
+            if beats_spare {
                 let t = tie_break(c);
-                (if none_free { t.1 } else { 0 }, t, c)
-            })
-            .collect();
+                used[n_used] = (if none_free { t.1 } else { 0 }, t, c);
+                n_used += 1;
+            }
+        }
+        let used = &mut used[..n_used];
         used.sort_unstable();
-        used.truncate(RECHECKED);
+        let used = &used[..n_used.min(RECHECKED)];
         // The smallest `(missing, tie_break, card)`: the best free card, then each used
         // card re-estimated only as far as it could still win.
         let mut best = spare.map(|((missing, tie), c)| {
@@ -448,7 +476,7 @@ impl GreedyBot {
                 },
             )
         });
-        for (_, tie, c) in used {
+        for &(_, tie, c) in used {
             // The fewest cards missing that would lose to the best so far.
             let bound = match &best {
                 None => u32::MAX,
