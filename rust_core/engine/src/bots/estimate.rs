@@ -5,7 +5,7 @@
 //! action the bot takes is still checked by the engine. The exact questions ("does
 //! the hand hold the contract?") are answered by `crate::search`.
 
-use crate::card::{Card, CardCounts, Suit, CARD_KINDS, JOKER_ID};
+use crate::card::{Card, CardCounts, CARD_KINDS, JOKER_ID};
 use crate::rules::{Contract, RuleSet};
 use std::sync::OnceLock;
 
@@ -690,33 +690,21 @@ pub fn connections(hand: &CardCounts, card: Card) -> u32 {
         return u32::MAX / 2;
     }
     let rank = card.rank();
+    let h = &hand.0;
     // The card itself is not its own mate.
-    let same_rank = Suit::ALL
-        .iter()
-        .map(|&s| hand.get(Card::new(rank, s)) as u32)
-        .sum::<u32>()
-        .saturating_sub(1);
-    let suit = card.suit_index();
-    let positions: &[u8] = if rank == 1 {
-        &[1, 14]
-    } else {
-        std::slice::from_ref(&rank)
-    };
-    let mut near = 0u32;
-    for &p in positions {
-        for q in p.saturating_sub(2).max(1)..=(p + 2).min(14) {
-            if q != p && !(rank == 1 && (q == 1 || q == 14)) {
-                near += (hand.0[id_at(suit, q)] > 0) as u32;
-            }
-        }
-    }
-    same_rank + near
+    let of_rank = |suit: usize| h[suit * 13 + rank as usize - 1] as u32;
+    let same_rank = (of_rank(0) + of_rank(1) + of_rank(2) + of_rank(3)).saturating_sub(1);
+    // The suit's positions held within two of the card's (the ace at both ends).
+    let ranks = nonzero_bits(suit_bytes(h, card.suit_index() as usize)) << 1;
+    let held = ranks | (ranks >> 1 & 1) << 14;
+    let near = (held & window(rank_bits(rank), 3)) as usize;
+    same_rank + BITS_SET_8[near & 0xFF] as u32 + BITS_SET_8[near >> 8] as u32
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_cards;
+    use crate::card::{parse_cards, Suit};
 
     fn hand(text: &str) -> CardCounts {
         let parts: Vec<&str> = text.split_whitespace().collect();
@@ -1061,6 +1049,49 @@ mod tests {
             }
             let want = (0..JOKER_ID as usize).fold(0u64, |m, id| m | u64::from(counts.0[id] > 0) << id);
             assert_eq!(natural_ids_held(&counts), want, "{:?}", counts.to_cards());
+        }
+    }
+
+    /// `connections` as first written: a scan of the rank and the positions around it.
+    fn connections_by_scan(hand: &CardCounts, card: Card) -> u32 {
+        if card.is_joker() {
+            return u32::MAX / 2;
+        }
+        let rank = card.rank();
+        // The card itself is not its own mate.
+        let same_rank = Suit::ALL
+            .iter()
+            .map(|&s| hand.get(Card::new(rank, s)) as u32)
+            .sum::<u32>()
+            .saturating_sub(1);
+        let suit = card.suit_index();
+        let positions: &[u8] = if rank == 1 {
+            &[1, 14]
+        } else {
+            std::slice::from_ref(&rank)
+        };
+        let mut near = 0u32;
+        for &p in positions {
+            for q in p.saturating_sub(2).max(1)..=(p + 2).min(14) {
+                if q != p && !(rank == 1 && (q == 1 || q == 14)) {
+                    near += (hand.0[id_at(suit, q)] > 0) as u32;
+                }
+            }
+        }
+        same_rank + near
+    }
+
+    proptest::proptest! {
+        /// The bit-mask `connections` counts as the scan does, aces at both ends (L-4.3).
+        #[test]
+        fn connections_agree_with_a_scan(
+            suits in 1u8..=4,
+            picks in proptest::collection::vec(0u8..52, 1..16),
+            card in 0u8..=52,
+        ) {
+            let counts = few_suit_hand(suits, &picks, 0);
+            let card = Card::from_id(card).unwrap();
+            proptest::prop_assert_eq!(connections(&counts, card), connections_by_scan(&counts, card), "{:?} {}", counts.to_cards(), card);
         }
     }
 
