@@ -254,6 +254,7 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
     .clamp(1, 13);
     let set_naturals = rules.min_naturals_set.max(1) as u32;
     let run_naturals = rules.min_naturals_run.max(1) as u32;
+    let windows = Windows::new(run_len);
 
     let mut chosen = [ChosenRun { suit: 0, lo: 0, hi: 0 }; 16];
     let mut n_chosen = 0usize;
@@ -284,7 +285,7 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
                 let s = suit as usize;
                 if scanned[s] != Some(pool.masks[s]) {
                     let gap_rule = rules.same_suit_runs_need_gap;
-                    suit_best[s] = best_window(pool.masks[s], suit, run_len, &chosen[..n_chosen], gap_rule);
+                    suit_best[s] = windows.best(pool.masks[s], suit, &chosen[..n_chosen], gap_rule);
                     scanned[s] = Some(pool.masks[s]);
                 }
                 if let Some((present, lo)) = suit_best[s] {
@@ -391,26 +392,52 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
 /// of `mask`, as `(present, low position)`; ties go to the higher window. With
 /// `gap_rule` (L-4.4), windows touching a chosen run of the suit end to end are
 /// skipped.
-#[inline(always)]
+#[cfg(test)]
 fn best_window(mask: PositionMask, suit: u8, run_len: u8, chosen: &[ChosenRun], gap_rule: bool) -> Option<(u32, u8)> {
-    let all = window_lanes(run_len);
-    let mut valid = all;
-    if gap_rule {
-        for c in chosen.iter().filter(|c| c.suit == suit) {
-            valid &= !(0xFF << (8 * (c.hi as u32 + 1)));
-            if c.lo > run_len {
-                valid &= !(0xFF << (8 * (c.lo - run_len) as u32));
-            }
+    Windows::new(run_len).best(mask, suit, chosen, gap_rule)
+}
+
+/// The run windows of one length, with what finding the best one needs, looked up
+/// once per estimate rather than once per suit and pick.
+struct Windows {
+    run_len: u8,
+    /// Every window's lane (see [`window_lanes`]).
+    all: u128,
+    table: &'static [u8; WINDOW_TABLE_SIZE],
+}
+
+impl Windows {
+    #[inline(always)]
+    fn new(run_len: u8) -> Windows {
+        Windows {
+            run_len,
+            all: window_lanes(run_len),
+            table: window_table(run_len),
         }
     }
-    // Every window allowed (the usual case): the answer depends on the mask alone,
-    // and is looked up.
-    let best = if valid == all {
-        window_table(run_len)[(mask >> 1) as usize & (WINDOW_TABLE_SIZE - 1)]
-    } else {
-        best_window_key(mask, run_len, valid)
-    };
-    (best > 0).then(|| ((best as u32 >> 4) - 1, best & 0xF))
+
+    /// [`best_window`] of `mask`.
+    #[inline(always)]
+    fn best(&self, mask: PositionMask, suit: u8, chosen: &[ChosenRun], gap_rule: bool) -> Option<(u32, u8)> {
+        let run_len = self.run_len;
+        let mut valid = self.all;
+        if gap_rule {
+            for c in chosen.iter().filter(|c| c.suit == suit) {
+                valid &= !(0xFF << (8 * (c.hi as u32 + 1)));
+                if c.lo > run_len {
+                    valid &= !(0xFF << (8 * (c.lo - run_len) as u32));
+                }
+            }
+        }
+        // Every window allowed (the usual case): the answer depends on the mask alone,
+        // and is looked up.
+        let best = if valid == self.all {
+            self.table[(mask >> 1) as usize & (WINDOW_TABLE_SIZE - 1)]
+        } else {
+            best_window_key(mask, run_len, valid)
+        };
+        (best > 0).then(|| ((best as u32 >> 4) - 1, best & 0xF))
+    }
 }
 
 /// Byte lanes `1..=15 - run_len`: the low positions of the windows of `run_len`.
