@@ -669,11 +669,8 @@ fn shed(state: &GameState, seat: usize) -> Option<Action> {
     let meld_decides = hand.total() >= 3 && state.to_act() == Some(seat);
     // Naturals first (id order), the joker last: a natural may need the place a
     // joker would take.
-    for id in 0..=JOKER_ID {
-        if hand.0[id as usize] == 0 {
-            continue;
-        }
-        let card = Card::from_id(id).expect("id <= 52");
+    let jokers = (hand.jokers() > 0).then_some(Card::JOKER);
+    for card in CardIds(natural_ids_held(hand)).chain(jokers) {
         for (j, target) in table.iter().enumerate() {
             if !may_fit(card, &target.meld) {
                 continue;
