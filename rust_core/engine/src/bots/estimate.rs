@@ -5,7 +5,7 @@
 //! action the bot takes is still checked by the engine. The exact questions ("does
 //! the hand hold the contract?") are answered by `crate::search`.
 
-use crate::card::{Card, CardCounts, Suit, CARD_KINDS, JOKER_ID};
+use crate::card::{Card, CardCounts, CARD_KINDS, JOKER_ID};
 use crate::rules::{Contract, RuleSet};
 use std::sync::OnceLock;
 
@@ -133,6 +133,14 @@ fn nonzero_bits(word: u128) -> PositionMask {
     (gather(word as u64) | gather((word >> 64) as u64) << 8) & 0x1FFF
 }
 
+/// The natural cards `hand` holds, as a bit set of their ids (bit `id` set when the
+/// hand holds at least one copy), a suit's 13 counts at a time.
+pub fn natural_ids_held(hand: &CardCounts) -> u64 {
+    (0..4).fold(0u64, |ids, suit| {
+        ids | u64::from(nonzero_bits(suit_bytes(&hand.0, suit))) << (13 * suit)
+    })
+}
+
 /// Each byte of a value spread into one byte lane: bit `i` of `b` becomes byte `i`
 /// of `SPREAD[b]` (0 or 1), so that the windows of a suit can be counted in parallel.
 static SPREAD: [u64; 256] = {
@@ -161,6 +169,14 @@ static BITS_SET_8: [u8; 256] = {
     }
     table
 };
+
+/// The set bits of a mask of run positions (bits 0..=15), looked up a byte at a time:
+/// cheaper than `count_ones` on the generic x86-64 target, which has no popcount.
+#[inline(always)]
+fn ones(mask: u32) -> u32 {
+    debug_assert!(mask < 1 << 16);
+    BITS_SET_8[mask as usize & 0xFF] as u32 + BITS_SET_8[(mask >> 8) as usize & 0xFF] as u32
+}
 
 /// 1 in every byte lane of a `u128`.
 const LANE_ONES: u128 = u128::MAX / 255;
@@ -217,6 +233,16 @@ impl Estimate {
 /// picks can miss a contract the exact search finds, which is why the bot confirms
 /// with `search::has_contract`.
 pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Estimate {
+    estimate_below(hand, contract, rules, u32::MAX).expect("no estimate reaches u32::MAX")
+}
+
+/// [`estimate`] when its `missing` is below `bound`, else `None`, found without
+/// finishing the estimate as soon as the melds picked so far, plus the melds left
+/// each lacking at least as many cards as the closest one now, lack `bound` cards:
+/// each pick only adds to the cards missing, and the pool it picks from only
+/// shrinks. For questions such as "does this card lower the cards missing?".
+#[inline(always)]
+pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, bound: u32) -> Option<Estimate> {
     let mut pool = Pool::new(hand);
     let jokers = hand.jokers() as u32;
     let set_len = rules.set_size_min.max(1) as u32;
@@ -228,6 +254,7 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
     .clamp(1, 13);
     let set_naturals = rules.min_naturals_set.max(1) as u32;
     let run_naturals = rules.min_naturals_run.max(1) as u32;
+    let windows = Windows::new(run_len);
 
     let mut chosen = [ChosenRun { suit: 0, lo: 0, hi: 0 }; 16];
     let mut n_chosen = 0usize;
@@ -258,7 +285,7 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
                 let s = suit as usize;
                 if scanned[s] != Some(pool.masks[s]) {
                     let gap_rule = rules.same_suit_runs_need_gap;
-                    suit_best[s] = best_window(pool.masks[s], suit, run_len, &chosen[..n_chosen], gap_rule);
+                    suit_best[s] = windows.best(pool.masks[s], suit, &chosen[..n_chosen], gap_rule);
                     scanned[s] = Some(pool.masks[s]);
                 }
                 if let Some((present, lo)) = suit_best[s] {
@@ -275,8 +302,16 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
                 }
             }
         }
-        let take_set =
-            sets_left > 0 && best_run.is_none_or(|(present, _)| set_len - best_set.0 <= run_len as u32 - present);
+        // The pool only shrinks and chosen runs only close windows (L-4.4), so no later
+        // set or run lacks fewer cards than the closest one now: when even that many
+        // for every meld left reach the bound, the estimate does too.
+        let set_gap = set_len - best_set.0;
+        let run_gap = best_run.map_or(0, |(present, _)| run_len as u32 - present);
+        let ahead = sets_left * set_gap + runs_left * run_gap;
+        if natural_gaps + (fillable + ahead).saturating_sub(jokers) >= bound {
+            return None;
+        }
+        let take_set = sets_left > 0 && best_run.is_none_or(|(present, _)| set_gap <= run_len as u32 - present);
         let (present, size, naturals) = if take_set {
             let (copies, rank) = best_set;
             let mut need = copies;
@@ -323,6 +358,10 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
         let only_natural = naturals.saturating_sub(present).min(gaps);
         natural_gaps += only_natural;
         fillable += gaps - only_natural;
+        // Neither count ever falls, and whole-hand strays only add to them.
+        if natural_gaps + fillable.saturating_sub(jokers) >= bound {
+            return None;
+        }
     }
     let mut missing = natural_gaps + fillable.saturating_sub(jokers);
 
@@ -346,33 +385,59 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
         *u -= p;
     }
     used.0[JOKER_ID as usize] = 0;
-    Estimate { missing, used }
+    (missing < bound).then_some(Estimate { missing, used })
 }
 
 /// The window of `run_len` positions of `suit` holding the most present positions
 /// of `mask`, as `(present, low position)`; ties go to the higher window. With
 /// `gap_rule` (L-4.4), windows touching a chosen run of the suit end to end are
 /// skipped.
-#[inline]
+#[cfg(test)]
 fn best_window(mask: PositionMask, suit: u8, run_len: u8, chosen: &[ChosenRun], gap_rule: bool) -> Option<(u32, u8)> {
-    let all = window_lanes(run_len);
-    let mut valid = all;
-    if gap_rule {
-        for c in chosen.iter().filter(|c| c.suit == suit) {
-            valid &= !(0xFF << (8 * (c.hi as u32 + 1)));
-            if c.lo > run_len {
-                valid &= !(0xFF << (8 * (c.lo - run_len) as u32));
-            }
+    Windows::new(run_len).best(mask, suit, chosen, gap_rule)
+}
+
+/// The run windows of one length, with what finding the best one needs, looked up
+/// once per estimate rather than once per suit and pick.
+struct Windows {
+    run_len: u8,
+    /// Every window's lane (see [`window_lanes`]).
+    all: u128,
+    table: &'static [u8; WINDOW_TABLE_SIZE],
+}
+
+impl Windows {
+    #[inline(always)]
+    fn new(run_len: u8) -> Windows {
+        Windows {
+            run_len,
+            all: window_lanes(run_len),
+            table: window_table(run_len),
         }
     }
-    // Every window allowed (the usual case): the answer depends on the mask alone,
-    // and is looked up.
-    let best = if valid == all {
-        window_table(run_len)[(mask >> 1) as usize & (WINDOW_TABLE_SIZE - 1)]
-    } else {
-        best_window_key(mask, run_len, valid)
-    };
-    (best > 0).then(|| ((best as u32 >> 4) - 1, best & 0xF))
+
+    /// [`best_window`] of `mask`.
+    #[inline(always)]
+    fn best(&self, mask: PositionMask, suit: u8, chosen: &[ChosenRun], gap_rule: bool) -> Option<(u32, u8)> {
+        let run_len = self.run_len;
+        let mut valid = self.all;
+        if gap_rule {
+            for c in chosen.iter().filter(|c| c.suit == suit) {
+                valid &= !(0xFF << (8 * (c.hi as u32 + 1)));
+                if c.lo > run_len {
+                    valid &= !(0xFF << (8 * (c.lo - run_len) as u32));
+                }
+            }
+        }
+        // Every window allowed (the usual case): the answer depends on the mask alone,
+        // and is looked up.
+        let best = if valid == self.all {
+            self.table[(mask >> 1) as usize & (WINDOW_TABLE_SIZE - 1)]
+        } else {
+            best_window_key(mask, run_len, valid)
+        };
+        (best > 0).then(|| ((best as u32 >> 4) - 1, best & 0xF))
+    }
 }
 
 /// Byte lanes `1..=15 - run_len`: the low positions of the windows of `run_len`.
@@ -463,8 +528,7 @@ pub fn runs_jokers_needed_at_least(hand: &CardCounts, runs: u8, run_len: u8) -> 
                     for hi in lo..=15 - len as u32 {
                         let (a, b) = (full << lo, full << hi);
                         let (both, either) = (a & b, a ^ b);
-                        let short =
-                            (either & !have).count_ones() + (both & !have).count_ones() + (both & !twice).count_ones();
+                        let short = ones(either & !have) + ones(both & !have) + ones(both & !twice);
                         best = best.min(short);
                         if best == 0 {
                             break 'pairs;
@@ -501,7 +565,7 @@ pub fn sets_and_runs_within_jokers(hand: &CardCounts, sets: u8, runs: u8, set_le
         let ranks = nonzero_bits(suit_bytes(&hand.0, suit as usize)) as u32;
         let have = ranks << 1 | (ranks & 1) << 14;
         for lo in 1..=15 - len {
-            if (full << lo & !have).count_ones() <= jokers && n < windows.len() {
+            if ones(full << lo & !have) <= jokers && n < windows.len() {
                 windows[n] = (suit, lo);
                 n += 1;
             }
@@ -569,7 +633,9 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
         return true;
     }
     let rank = card.rank();
-    if contract.sets() > 0 && Suit::ALL.iter().any(|&s| hand.get(Card::new(rank, s)) > 0) {
+    let h = &hand.0;
+    let of_rank = |suit: usize| h[suit * 13 + rank as usize - 1];
+    if contract.sets() > 0 && (of_rank(0) | of_rank(1) | of_rank(2) | of_rank(3)) > 0 {
         return true;
     }
     if contract.runs() > 0 {
@@ -579,20 +645,11 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
             rules.run_size_min
         }
         .clamp(1, 13);
-        let reach = run_len - 1;
-        let suit = card.suit_index();
-        let positions: &[u8] = if rank == 1 {
-            &[1, 14]
-        } else {
-            std::slice::from_ref(&rank)
-        };
-        for &p in positions {
-            for q in p.saturating_sub(reach).max(1)..=(p + reach).min(14) {
-                if q != p && hand.0[id_at(suit, q)] > 0 && !(rank == 1 && (q == 1 || q == 14)) {
-                    return true;
-                }
-            }
-        }
+        // The suit's positions held (the ace at both ends), against the positions
+        // close enough to the card's to share a run with it (not its own).
+        let ranks = nonzero_bits(suit_bytes(h, card.suit_index() as usize)) << 1;
+        let held = ranks | (ranks >> 1 & 1) << 14;
+        return held & window(rank_bits(rank), run_len) != 0;
     }
     false
 }
@@ -642,7 +699,7 @@ pub fn every_card_could_run(hand: &CardCounts, run_len: u8) -> bool {
         let mut covered = 0u32;
         for lo in 1..=(15 - len) {
             let w = window_bits << lo;
-            if (mask & w).count_ones() >= need {
+            if ones(mask & w) >= need {
                 covered |= w;
             }
         }
@@ -667,33 +724,21 @@ pub fn connections(hand: &CardCounts, card: Card) -> u32 {
         return u32::MAX / 2;
     }
     let rank = card.rank();
+    let h = &hand.0;
     // The card itself is not its own mate.
-    let same_rank = Suit::ALL
-        .iter()
-        .map(|&s| hand.get(Card::new(rank, s)) as u32)
-        .sum::<u32>()
-        .saturating_sub(1);
-    let suit = card.suit_index();
-    let positions: &[u8] = if rank == 1 {
-        &[1, 14]
-    } else {
-        std::slice::from_ref(&rank)
-    };
-    let mut near = 0u32;
-    for &p in positions {
-        for q in p.saturating_sub(2).max(1)..=(p + 2).min(14) {
-            if q != p && !(rank == 1 && (q == 1 || q == 14)) {
-                near += (hand.0[id_at(suit, q)] > 0) as u32;
-            }
-        }
-    }
-    same_rank + near
+    let of_rank = |suit: usize| h[suit * 13 + rank as usize - 1] as u32;
+    let same_rank = (of_rank(0) + of_rank(1) + of_rank(2) + of_rank(3)).saturating_sub(1);
+    // The suit's positions held within two of the card's (the ace at both ends).
+    let ranks = nonzero_bits(suit_bytes(h, card.suit_index() as usize)) << 1;
+    let held = ranks | (ranks >> 1 & 1) << 14;
+    let near = (held & window(rank_bits(rank), 3)) as usize;
+    same_rank + BITS_SET_8[near & 0xFF] as u32 + BITS_SET_8[near >> 8] as u32
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_cards;
+    use crate::card::{parse_cards, Suit};
 
     fn hand(text: &str) -> CardCounts {
         let parts: Vec<&str> = text.split_whitespace().collect();
@@ -946,6 +991,141 @@ mod tests {
                 let within = sets_and_runs_within_jokers(&counts, sets, runs, rules.set_size_min, run_len);
                 proptest::prop_assert_eq!(within, Some(true), "{:?}", counts.to_cards());
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// The bounded estimate that buys and discards use is the estimate whenever it
+        /// is below the bound, and `None` exactly when it is not, for every contract
+        /// of profile L (whole hand included, L-8) and a gap rule either way (L-4.4).
+        #[test]
+        fn estimate_below_is_the_estimate_under_its_bound(
+            suits in 1u8..=4,
+            picks in proptest::collection::vec(0u8..52, 4..16),
+            jokers in 0u8..=2,
+            round in 0usize..7,
+            bound in 0u32..8,
+            gap_rule: bool,
+        ) {
+            let counts = few_suit_hand(suits, &picks, jokers);
+            let rules = RuleSet { same_suit_runs_need_gap: gap_rule, ..RuleSet::liverpool() };
+            let contract = rules.contracts[round];
+            let full = estimate(&counts, &contract, &rules);
+            let below = estimate_below(&counts, &contract, &rules, bound);
+            proptest::prop_assert_eq!(below, (full.missing < bound).then_some(full), "{:?}", counts.to_cards());
+        }
+    }
+
+    /// `could_help` as first written: a scan of the positions around the card.
+    fn could_help_by_scan(hand: &CardCounts, card: Card, contract: &Contract, rules: &RuleSet) -> bool {
+        if card.is_joker() {
+            return true;
+        }
+        let rank = card.rank();
+        if contract.sets() > 0 && Suit::ALL.iter().any(|&s| hand.get(Card::new(rank, s)) > 0) {
+            return true;
+        }
+        if contract.runs() > 0 {
+            let run_len = if contract.whole_hand {
+                rules.whole_hand_run_min
+            } else {
+                rules.run_size_min
+            }
+            .clamp(1, 13);
+            let reach = run_len - 1;
+            let suit = card.suit_index();
+            let positions: &[u8] = if rank == 1 {
+                &[1, 14]
+            } else {
+                std::slice::from_ref(&rank)
+            };
+            for &p in positions {
+                for q in p.saturating_sub(reach).max(1)..=(p + reach).min(14) {
+                    if q != p && hand.0[id_at(suit, q)] > 0 && !(rank == 1 && (q == 1 || q == 14)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    proptest::proptest! {
+        /// The bit-mask `could_help` answers as the scan of neighbouring positions does,
+        /// aces at both ends (L-4.3), for every contract of profile L and run lengths 2..=6.
+        #[test]
+        fn could_help_agrees_with_a_scan_of_the_neighbours(
+            suits in 1u8..=4,
+            picks in proptest::collection::vec(0u8..52, 1..14),
+            card in 0u8..=52,
+            round in 0usize..7,
+            run_len in 2u8..=6,
+        ) {
+            let counts = few_suit_hand(suits, &picks, 0);
+            let rules = RuleSet { run_size_min: run_len, whole_hand_run_min: run_len, ..RuleSet::liverpool() };
+            let contract = rules.contracts[round];
+            let card = Card::from_id(card).unwrap();
+            proptest::prop_assert_eq!(
+                could_help(&counts, card, &contract, &rules),
+                could_help_by_scan(&counts, card, &contract, &rules),
+                "{:?} {}", counts.to_cards(), card
+            );
+        }
+    }
+
+    #[test]
+    fn natural_ids_held_marks_every_natural_card_held_and_no_joker() {
+        let mut rng = crate::rng::Rng::from_seed(11);
+        for _ in 0..500 {
+            let mut counts = CardCounts([0; CARD_KINDS]);
+            for n in counts.0.iter_mut() {
+                *n = [0, 0, 0, 1, 2][rng.below(5) as usize];
+            }
+            let want = (0..JOKER_ID as usize).fold(0u64, |m, id| m | u64::from(counts.0[id] > 0) << id);
+            assert_eq!(natural_ids_held(&counts), want, "{:?}", counts.to_cards());
+        }
+    }
+
+    /// `connections` as first written: a scan of the rank and the positions around it.
+    fn connections_by_scan(hand: &CardCounts, card: Card) -> u32 {
+        if card.is_joker() {
+            return u32::MAX / 2;
+        }
+        let rank = card.rank();
+        // The card itself is not its own mate.
+        let same_rank = Suit::ALL
+            .iter()
+            .map(|&s| hand.get(Card::new(rank, s)) as u32)
+            .sum::<u32>()
+            .saturating_sub(1);
+        let suit = card.suit_index();
+        let positions: &[u8] = if rank == 1 {
+            &[1, 14]
+        } else {
+            std::slice::from_ref(&rank)
+        };
+        let mut near = 0u32;
+        for &p in positions {
+            for q in p.saturating_sub(2).max(1)..=(p + 2).min(14) {
+                if q != p && !(rank == 1 && (q == 1 || q == 14)) {
+                    near += (hand.0[id_at(suit, q)] > 0) as u32;
+                }
+            }
+        }
+        same_rank + near
+    }
+
+    proptest::proptest! {
+        /// The bit-mask `connections` counts as the scan does, aces at both ends (L-4.3).
+        #[test]
+        fn connections_agree_with_a_scan(
+            suits in 1u8..=4,
+            picks in proptest::collection::vec(0u8..52, 1..16),
+            card in 0u8..=52,
+        ) {
+            let counts = few_suit_hand(suits, &picks, 0);
+            let card = Card::from_id(card).unwrap();
+            proptest::prop_assert_eq!(connections(&counts, card), connections_by_scan(&counts, card), "{:?} {}", counts.to_cards(), card);
         }
     }
 

@@ -7,7 +7,7 @@
 //! - **Cut**: a size drawn uniformly from `1..=stock - 1` with its own RNG (the
 //!   L-2.4 default distribution; it does not aim for the exact cut).
 //! - **Take the discard** when it *helps*: before going down, when the card lowers
-//!   [`cards_missing`] (to 0 when it completes the contract); after going down,
+//!   [`cards_missing`](super::estimate::cards_missing) (to 0 when it completes the contract); after going down,
 //!   when the card fits a table meld (it will be laid off at once). Otherwise
 //!   decline (so others may buy) and draw.
 //! - **Buy** (L-6) under the same test before going down; for a whole-hand contract
@@ -26,8 +26,8 @@
 //!   highest-points card that fits no table meld (those are laid off next turn).
 
 use super::estimate::{
-    cards_missing, connections, could_help, could_meld, estimate, every_card_could_run, runs_jokers_needed_at_least,
-    sets_and_runs_within_jokers, Estimate,
+    connections, could_help, could_meld, estimate, estimate_below, every_card_could_run, natural_ids_held,
+    runs_jokers_needed_at_least, sets_and_runs_within_jokers, Estimate,
 };
 use super::Bot;
 use crate::card::{Card, CardCounts, JOKER_ID};
@@ -36,11 +36,11 @@ use crate::game::{Action, GameState, Phase};
 use crate::meld::{Meld, MeldKind};
 use crate::rng::Rng;
 use crate::rules::{Contract, JokerSwapRule, RuleSet};
-use crate::search::{best_arrangement, best_go_down};
+use crate::search::{best_arrangement, best_go_down, GoDown};
 use std::cmp::Reverse;
 use std::sync::Arc;
 
-/// The exact contract search is only asked about hands whose [`cards_missing`] is at
+/// The exact contract search is only asked about hands whose [`cards_missing`](super::estimate::cards_missing) is at
 /// most this: on hands that hold the contract the greedy estimate is never further
 /// off (checked on random hands by `estimate_is_close_whenever_the_contract_is_held`).
 /// Sets alone are estimated exactly (the ranks with the most copies are the best
@@ -100,7 +100,8 @@ pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &Ru
     }
     let sets = contract.only(MeldKind::Set);
     let runs = contract.only(MeldKind::Run);
-    cards_missing(hand, &sets, rules) == 0 && cards_missing(hand, &runs, rules) <= exact_check_missing(&runs)
+    estimate_below(hand, &sets, rules, 1).is_some()
+        && estimate_below(hand, &runs, rules, exact_check_missing(&runs) + 1).is_some()
 }
 
 /// Discard tie-breaks, smaller first: the most points, the fewest connections, the
@@ -120,8 +121,10 @@ pub struct GreedyBot {
     focus: Option<Box<Focus>>,
     /// The last two estimates kept, by hand and contract: a seat's hand does not
     /// change between its discard and its next draw (and the buying windows in
-    /// between), and a hand that took the discard is the hand it then plays.
-    memo: [Option<(CardCounts, Contract, Estimate)>; 2],
+    /// between), and a hand that took the discard is the hand it then plays. An
+    /// estimate not yet made (`None`: only a bound was needed) is made in full when
+    /// its hand is asked about again, so the memo answers as if it had been.
+    memo: [Option<(CardCounts, Contract, Option<Estimate>)>; 2],
 }
 
 /// The rule set the bot last saw, and variants that restrict `best_arrangement` to
@@ -223,6 +226,12 @@ impl GreedyBot {
                 let action = Action::GoDown {
                     melds: go_down.melds.iter().map(|m| m.cards().to_vec()).collect(),
                 };
+                // The engine checks the go-down again when it is applied; the bot asks
+                // it first only where the search's go-down could be refused.
+                if surely_accepted(state, seat, &go_down) {
+                    debug_assert!(state.can(seat, &action), "{:?}", state.check(seat, &action));
+                    return action;
+                }
                 if state.can(seat, &action) {
                     return action;
                 }
@@ -258,17 +267,25 @@ impl GreedyBot {
 
     /// `estimate(hand)`, remembered for the next two hands asked about.
     fn estimate(&mut self, hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Estimate {
-        for (h, c, e) in self.memo.iter().flatten() {
-            if h == hand && c == contract {
-                return *e;
-            }
+        if let Some(e) = self.recall(hand, contract, rules) {
+            return e;
         }
         let e = estimate(hand, contract, rules);
-        self.remember(*hand, *contract, e);
+        self.remember(*hand, *contract, Some(e));
         e
     }
 
-    fn remember(&mut self, hand: CardCounts, contract: Contract, estimate: Estimate) {
+    /// The remembered estimate of `hand`, if it is one of the two kept.
+    fn recall(&mut self, hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Option<Estimate> {
+        for (h, c, e) in self.memo.iter_mut().flatten() {
+            if h == hand && c == contract {
+                return Some(*e.get_or_insert_with(|| estimate(hand, contract, rules)));
+            }
+        }
+        None
+    }
+
+    fn remember(&mut self, hand: CardCounts, contract: Contract, estimate: Option<Estimate>) {
         self.memo[1] = self.memo[0].take();
         self.memo[0] = Some((hand, contract, estimate));
     }
@@ -293,13 +310,19 @@ impl GreedyBot {
             return false;
         }
         let more = with_card(hand, card);
-        // A buy's hand is not the hand of the next decision (a penalty card joins it).
-        let after = if penalty {
-            cards_missing(&more, contract, rules)
-        } else {
-            self.estimate(&more, contract, rules).missing
-        };
-        after + extra < now
+        // A buy's hand is not the hand of the next decision (a penalty card joins it):
+        // it need not be remembered, so its estimate stops once it cannot improve.
+        if penalty {
+            return estimate_below(&more, contract, rules, now - extra).is_some();
+        }
+        // The hand of the next decision if the card is taken: kept like any estimate,
+        // but made in full only if it improves (or is asked about again).
+        if let Some(known) = self.recall(&more, contract, rules) {
+            return known.missing + extra < now;
+        }
+        let below = estimate_below(&more, contract, rules, now - extra);
+        self.remember(more, *contract, below);
+        below.is_some()
     }
 
     fn wants_discard(&mut self, state: &GameState, seat: usize, card: Card) -> bool {
@@ -322,8 +345,29 @@ impl GreedyBot {
         let hand = state.hand(seat);
         let rules = state.rules();
         let later = !state.contract().whole_hand;
-        let best = discard_choices(state, seat)
-            .max_by_key(|&c| (!(later && fits_table(state, c)), rules.card_points(c), c.id()));
+        // The choices by points then id, highest first: the first that fits no table
+        // meld wins, else the first (each table check costs a trial lay-off per meld).
+        let mut choices = [Card::JOKER; JOKER_ID as usize];
+        let mut n = 0;
+        for c in discard_choices(state, seat) {
+            choices[n] = c;
+            n += 1;
+        }
+        let choices = &mut choices[..n];
+        choices.sort_unstable_by_key(|&c| Reverse((rules.card_points(c), c.id())));
+        let best = choices
+            .iter()
+            .copied()
+            .find(|&c| !(later && fits_table(state, c)))
+            .or_else(|| choices.first().copied());
+        debug_assert_eq!(
+            best,
+            discard_choices(state, seat).max_by_key(|&c| (
+                !(later && fits_table(state, c)),
+                rules.card_points(c),
+                c.id()
+            ))
+        );
         best.unwrap_or_else(|| joker_or_anything(hand))
     }
 
@@ -331,7 +375,7 @@ impl GreedyBot {
     ///
     /// First choices are the natural cards the estimate's melds leave free, minus
     /// those that form melds of their own (`best_arrangement` of the free cards, with
-    /// the contract's meld kinds): losing one cannot raise [`cards_missing`]. Among
+    /// the contract's meld kinds): losing one cannot raise [`cards_missing`](super::estimate::cards_missing). Among
     /// them the most points win, then the fewest [`connections`]. A card the estimate
     /// does use competes when it would win those tie-breaks: it is estimated again
     /// and wins if its loss leaves no more cards missing.
@@ -352,56 +396,77 @@ impl GreedyBot {
             free
         };
         let choices = discard_choices(state, seat);
-        let from = if { choices }.any(|c| loose.get(c) > 0) {
-            loose
+        // As bit sets of card ids: a choice is spare when the estimate leaves a copy of
+        // it free (and it is in `from`: `loose` is part of `free`), else used.
+        let free_ids = natural_ids_held(&free);
+        let loose_ids = if loose == free {
+            free_ids
         } else {
-            free
+            natural_ids_held(&loose)
         };
+        let from_ids = if choices.0 & loose_ids != 0 {
+            loose_ids
+        } else {
+            free_ids
+        };
+        let spare_ids = CardIds(choices.0 & from_ids);
+        let used_ids = CardIds(choices.0 & !free_ids);
         let tie_break =
             |c: Card| -> TieBreak { (Reverse(rules.card_points(c)), connections(&hand, c), Reverse(c.id())) };
 
-        // The smallest `(missing, tie_break)` among the spare cards. The tie-break's
-        // connections cost a scan of the hand, so they are counted only for the cards
-        // that tie on the cards missing and the points (the same minimum).
-        let spare_missing = |c: Card| now.without_unused(&hand, c, &contract).filter(|_| from.get(c) > 0);
-        let leading = choices
-            .filter_map(|c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))))
-            .min();
-        let spare = leading.and_then(|lead| {
-            choices
-                .filter(|&c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))) == Some(lead))
-                .map(|c| ((lead.0, tie_break(c)), c))
+        // The smallest `(missing, tie_break)` among the spare cards: every one leaves
+        // the same cards missing, so the most points, then (connections cost a scan of
+        // the hand, counted only for the cards with those points) the fewest connections.
+        let spare = spare_ids.map(|c| rules.card_points(c)).max().and_then(|top| {
+            spare_ids
+                .filter(|&c| rules.card_points(c) == top)
+                .filter_map(|c| {
+                    now.without_unused(&hand, c, &contract)
+                        .map(|missing| ((missing, tie_break(c)), c))
+                })
                 .min()
+        });
+        debug_assert_eq!(spare, {
+            let from = if { choices }.any(|c| loose.get(c) > 0) {
+                loose
+            } else {
+                free
+            };
+            let spare_missing = |c: Card| now.without_unused(&hand, c, &contract).filter(|_| from.get(c) > 0);
+            let leading = choices
+                .filter_map(|c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))))
+                .min();
+            leading.and_then(|lead| {
+                choices
+                    .filter(|&c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))) == Some(lead))
+                    .map(|c| ((lead.0, tie_break(c)), c))
+                    .min()
+            })
         });
         // A used card competes only if it scores more than the best free one (its
         // loss never leaves fewer cards missing): the few that score most are
         // estimated again. With no free card at all, the few least connected are.
         // Ordered by their tie-breaks (computed once each), or by connections first.
         let none_free = spare.is_none();
-        let mut used: Vec<(u32, TieBreak, Card)> = choices
-            .filter(|&c| now.without_unused(&hand, c, &contract).is_none())
-            .filter(|&c| {
-                spare
-                    .as_ref()
-                    .is_none_or(|((_, (Reverse(best), ..)), _)| rules.card_points(c) > *best)
-            })
-            .map(|c| {
+        let mut used = [(0u32, (Reverse(0u16), 0u32, Reverse(0u8)), Card::JOKER); JOKER_ID as usize];
+        let mut n_used = 0;
+        for c in used_ids {
+            debug_assert!(now.without_unused(&hand, c, &contract).is_none());
+            let beats_spare = spare
+                .as_ref()
+                .is_none_or(|((_, (Reverse(best), ..)), _)| rules.card_points(c) > *best);
+            if beats_spare {
                 let t = tie_break(c);
-                (if none_free { t.1 } else { 0 }, t, c)
-            })
-            .collect();
+                used[n_used] = (if none_free { t.1 } else { 0 }, t, c);
+                n_used += 1;
+            }
+        }
+        let used = &mut used[..n_used];
         used.sort_unstable();
-        used.truncate(RECHECKED);
-        let used = used
-            .into_iter()
-            .map(|(_, _, c)| {
-                let mut less = hand;
-                less.0[c.id() as usize] -= 1;
-                let after = estimate(&less, &contract, rules);
-                ((after.missing, tie_break(c)), c, after)
-            })
-            .min_by_key(|(key, c, _)| (*key, *c));
-        let spare = spare.map(|((missing, tie), c)| {
+        let used = &used[..n_used.min(RECHECKED)];
+        // The smallest `(missing, tie_break, card)`: the best free card, then each used
+        // card re-estimated only as far as it could still win.
+        let mut best = spare.map(|((missing, tie), c)| {
             (
                 (missing, tie),
                 c,
@@ -411,13 +476,29 @@ impl GreedyBot {
                 },
             )
         });
+        for &(_, tie, c) in used {
+            // The fewest cards missing that would lose to the best so far.
+            let bound = match &best {
+                None => u32::MAX,
+                Some(((missing, best_tie), best_card, _)) if (tie, c) < (*best_tie, *best_card) => missing + 1,
+                Some(((missing, ..), ..)) => *missing,
+            };
+            if bound == 0 {
+                continue;
+            }
+            let mut less = hand;
+            less.0[c.id() as usize] -= 1;
+            if let Some(after) = estimate_below(&less, &contract, rules, bound) {
+                best = Some(((after.missing, tie), c, after));
+            }
+        }
         // Keep the estimate of the hand after the discard: it is the hand of the next
         // decisions. (A free card's loss leaves the same melds, so the same `used`.)
-        match [spare, used].into_iter().flatten().min_by_key(|(key, c, _)| (*key, *c)) {
+        match best {
             Some((_, card, after)) => {
                 let mut less = hand;
                 less.0[card.id() as usize] -= 1;
-                self.remember(less, contract, after);
+                self.remember(less, contract, Some(after));
                 card
             }
             None => joker_or_anything(&hand),
@@ -425,15 +506,24 @@ impl GreedyBot {
     }
 }
 
+/// Does the engine surely accept `go_down`, a go-down `search::best_go_down` found in
+/// the hand of `seat`, whose turn it is to play and who is not down? The search lays
+/// only legal melds that meet the contract from cards the hand holds (L-4.6), so what
+/// is left to check is the cards it leaves: all of them laid in a whole-hand round
+/// (L-8.1), else at least two left, which always keep a discard (L-5.5; W-8's taken
+/// card is one card). Other cases are left to `GameState::can`.
+fn surely_accepted(state: &GameState, seat: usize, go_down: &GoDown) -> bool {
+    let left = go_down.left.total();
+    let contract = state.contract();
+    state.to_act() == Some(seat) && if contract.whole_hand { left == 0 } else { left >= 2 }
+}
+
 /// The natural cards `seat` may discard (W-8: not the card just taken from the pile),
 /// in id order. Built once per decision and copied for each pass over it: a bit set
 /// of card ids costs less than a scan of the hand's counts every time.
 fn discard_choices(state: &GameState, seat: usize) -> CardIds {
     let hand = state.hand(seat);
-    let mut ids = 0u64;
-    for (id, &n) in hand.0[..JOKER_ID as usize].iter().enumerate() {
-        ids |= u64::from(n > 0) << id;
-    }
+    let mut ids = natural_ids_held(hand);
     if let Some(taken) = state.taken_discard() {
         if state.rules().no_discard_of_taken_card && hand.get(taken) == 1 {
             ids &= !(1u64 << taken.id());
@@ -534,7 +624,14 @@ fn fits_table(state: &GameState, card: Card) -> bool {
 fn shed(state: &GameState, seat: usize) -> Option<Action> {
     let hand = state.hand(seat);
     let table = state.table();
-    if state.rules().joker_swap != JokerSwapRule::Off {
+    let rules = state.rules();
+    // A swap the rules forbid on this turn is refused whatever its cards (L-7.2, W-4).
+    let swaps_now = match rules.joker_swap {
+        JokerSwapRule::Off => false,
+        JokerSwapRule::AfterGoDownTurn => !state.down_this_turn(),
+        JokerSwapRule::OnGoDownTurn => state.down_this_turn(),
+    };
+    if swaps_now {
         for (i, source) in table.iter().enumerate() {
             if !source.meld.is_run() || source.meld.jokers() == 0 {
                 continue;
@@ -563,24 +660,34 @@ fn shed(state: &GameState, seat: usize) -> Option<Action> {
             }
         }
     }
+    // L-5.3: on the go-down turn every lay-off is refused unless the rules allow it.
+    if state.down_this_turn() && !rules.lay_off_on_go_down_turn {
+        return None;
+    }
+    // On the seat's turn, with two cards or more staying in hand (a discard is kept,
+    // L-5.5), only the meld decides whether a card it holds may be laid off.
+    let meld_decides = hand.total() >= 3 && state.to_act() == Some(seat);
     // Naturals first (id order), the joker last: a natural may need the place a
     // joker would take.
-    for id in 0..=JOKER_ID {
-        if hand.0[id as usize] == 0 {
-            continue;
-        }
-        let card = Card::from_id(id).expect("id <= 52");
+    let jokers = (hand.jokers() > 0).then_some(Card::JOKER);
+    for card in CardIds(natural_ids_held(hand)).chain(jokers) {
         for (j, target) in table.iter().enumerate() {
             if !may_fit(card, &target.meld) {
                 continue;
             }
-            let lay_off = Action::LayOff {
+            let lay_off = || Action::LayOff {
                 meld: j,
                 cards: vec![card],
                 end: None,
             };
-            if state.can(seat, &lay_off) {
-                return Some(lay_off);
+            let fits = if meld_decides {
+                target.meld.can_lay_off(&[card], None, rules)
+            } else {
+                state.can(seat, &lay_off())
+            };
+            debug_assert_eq!(fits, state.can(seat, &lay_off()), "{card} on meld {j}");
+            if fits {
+                return Some(lay_off());
             }
         }
     }
