@@ -34,6 +34,30 @@ pub struct Meld {
     wild: u8,
 }
 
+/// A meld's verdict without its cards: everything a [`Meld`] holds besides the card
+/// list. The go-down check judges groups into shapes and builds a `Meld` (one
+/// allocation) only for the reading it keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    kind: MeldKind,
+    key: u8,
+    start: u8,
+    wild: u8,
+}
+
+impl Shape {
+    /// The meld of this shape made of `cards` (the cards it was judged from).
+    pub(crate) fn with_cards(self, cards: Vec<Card>) -> Meld {
+        Meld {
+            kind: self.kind,
+            cards,
+            key: self.key,
+            start: self.start,
+            wild: self.wild,
+        }
+    }
+}
+
 /// The rank of a run position (14 is the ace).
 #[inline]
 pub fn position_rank(pos: u8) -> u8 {
@@ -197,6 +221,11 @@ impl Meld {
     /// sentence: the legal moves and the go-down check test many readings and keep
     /// only the verdict; [`MeldFault::error`] says it when someone reads it.
     fn check_set(cards: &[Card], rules: &RuleSet, copies: bool) -> std::result::Result<Meld, MeldFault> {
+        Meld::judge_set(cards, rules, copies).map(|shape| shape.with_cards(cards.to_vec()))
+    }
+
+    /// [`Meld::check_set`] without building the meld.
+    fn judge_set(cards: &[Card], rules: &RuleSet, copies: bool) -> std::result::Result<Shape, MeldFault> {
         if copies && !meld_copies_fit(cards, rules) {
             return Err(MeldFault::Copies);
         }
@@ -217,9 +246,8 @@ impl Meld {
         if count < rules.min_naturals_set.max(1) as usize {
             return Err(MeldFault::SetFewNaturals(rules.min_naturals_set));
         }
-        Ok(Meld {
+        Ok(Shape {
             kind: MeldKind::Set,
-            cards: cards.to_vec(),
             key: first.rank(),
             start: 0,
             wild: rules.wild_rank.unwrap_or(0),
@@ -238,6 +266,11 @@ impl Meld {
     /// The verdict of [`Meld::run`] (`copies`: with the deck's copy limit), at least
     /// `min_len` cards, without a sentence (see [`Meld::check_set`]).
     fn check_run(cards: &[Card], rules: &RuleSet, min_len: u8, copies: bool) -> std::result::Result<Meld, MeldFault> {
+        Meld::judge_run(cards, rules, min_len, copies).map(|shape| shape.with_cards(cards.to_vec()))
+    }
+
+    /// [`Meld::check_run`] without building the meld.
+    fn judge_run(cards: &[Card], rules: &RuleSet, min_len: u8, copies: bool) -> std::result::Result<Shape, MeldFault> {
         if copies && !meld_copies_fit(cards, rules) {
             return Err(MeldFault::Copies);
         }
@@ -283,9 +316,8 @@ impl Meld {
             };
             return Err(MeldFault::RunFewNaturals(rules.min_naturals_run, rule));
         }
-        Ok(Meld {
+        Ok(Shape {
             kind: MeldKind::Run,
-            cards: cards.to_vec(),
             key: suit,
             start: start as u8,
             wild: rules.wild_rank.unwrap_or(0),

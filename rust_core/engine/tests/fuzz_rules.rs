@@ -77,7 +77,11 @@ proptest! {
 fn a_last_tier_without_jokers_does_not_refuse_the_jokers_of_smaller_games() {
     let (value, mut rng) = mutated_rules(6125183280438372058, 5, 1);
     let rules = RuleSet::from_json(&value.to_string()).unwrap();
-    assert_eq!(rules.deck_for(rules.max_players).1, 0, "the case needs a last tier without jokers");
+    assert_eq!(
+        rules.deck_for(rules.max_players).1,
+        0,
+        "the case needs a last tier without jokers"
+    );
     assert_eq!(rules.largest_deck().1, 4);
     play_with(rules, &mut rng);
 }

@@ -320,7 +320,7 @@ impl GameState {
             turn: 0,
             went_out: None,
             rng,
-            history: History::default(),
+            history: History::with_game_capacity(),
             rules,
         })
     }
@@ -612,13 +612,62 @@ impl GameState {
 
     /// The next seat asked in the window (L-6.3, skipping the previous buyer, L-6.4,
     /// and seats that cannot buy); `None` when nobody is left (the window closes).
+    #[inline]
     pub(crate) fn next_asked(&self, w: &BuyWindow) -> Option<usize> {
         if self.discard.is_empty() || !self.penalty_available() {
             return None;
         }
-        // `to_act` asks this on every query: the usual clockwise order needs no list.
+        let may_answer = self.answering_seats(w);
+        // `to_act` asks this on every query (three times per pass): the usual
+        // clockwise order is the lowest answering seat after the active player's,
+        // else the lowest one before it.
         let found = match self.rules.buy_priority {
-            // Clockwise from the active player's left, wrapping without a division.
+            BuyPriority::Nearest => {
+                let after_active = may_answer & !(((2u32 << self.active) - 1) as u16);
+                let pick = if after_active != 0 { after_active } else { may_answer };
+                (pick != 0).then(|| pick.trailing_zeros() as usize)
+            }
+            BuyPriority::FirstCaller => self.first_caller_asked(may_answer),
+        };
+        debug_assert_eq!(found, self.next_asked_one_by_one(w), "L-6.3: the asking order");
+        found
+    }
+
+    /// W-6 "Yo": the first seat of [`Self::priority_order`] among `may_answer` (bits).
+    /// Out of line, so that the usual clockwise case stays small enough to inline.
+    #[inline(never)]
+    fn first_caller_asked(&self, may_answer: u16) -> Option<usize> {
+        self.priority_order()
+            .iter()
+            .find(|&s| may_answer >> s & 1 == 1)
+            .map(usize::from)
+    }
+
+    /// [`Self::seat_may_answer`] for every seat at once, as bits (bit `s` = seat `s`).
+    #[inline]
+    fn answering_seats(&self, w: &BuyWindow) -> u16 {
+        let seat_bit = |s: u8| 1u16.checked_shl(u32::from(s)).unwrap_or(0);
+        let mut bits = (((1u32 << self.players) - 1) as u16) & !w.passed & !seat_bit(self.active);
+        if let Some(buyer) = w.last_buyer {
+            bits &= !seat_bit(buyer);
+        }
+        if let Some(limit) = self.rules.buy_limit_per_round {
+            for (s, seat) in self.seats.iter().enumerate() {
+                if seat.buys >= limit {
+                    bits &= !seat_bit(s as u8);
+                }
+            }
+        }
+        bits
+    }
+
+    /// [`Self::next_asked`] seat by seat, without the bit arithmetic: the reference
+    /// the fast version is checked against in debug builds.
+    fn next_asked_one_by_one(&self, w: &BuyWindow) -> Option<usize> {
+        if self.discard.is_empty() || !self.penalty_available() {
+            return None;
+        }
+        let found = match self.rules.buy_priority {
             BuyPriority::Nearest => (self.active + 1..self.players)
                 .chain(0..self.active)
                 .find(|&s| self.seat_may_answer(s, w)),
@@ -1396,6 +1445,9 @@ impl GameState {
 
     // ----- carrying a plan out (never fails) ---------------------------------
 
+    // Inlined into `apply`, its only caller, so the event is built where `apply`
+    // returns it instead of being copied there (it holds a whole `RoundEnd`).
+    #[inline(always)]
     fn execute(&mut self, seat: u8, plan: Plan) -> Event {
         let mut recycled = None;
         let mut round_end = None;
@@ -1461,7 +1513,9 @@ impl GameState {
             Plan::DrawStock => {
                 let drawn = self.draw_for_active();
                 recycled = drawn.recycled;
-                round_end = drawn.round_end;
+                if drawn.round_end.is_some() {
+                    round_end = drawn.round_end;
+                }
                 drawn.kind
             }
             Plan::PassCall => {
@@ -1603,17 +1657,25 @@ impl GameState {
         };
         // The outer event reports any round end the action caused, also one caused
         // by the stock draw that followed it (L-9.2).
+        // (A `RoundEnd` is large: it is moved only when there is one, not copied as a
+        // `None` on every action.)
         if round_end.is_none() {
-            round_end = then.as_mut().and_then(|t| t.round_end.take());
+            if let Some(t) = then.as_mut().filter(|t| t.round_end.is_some()) {
+                round_end = t.round_end.take();
+            }
         }
-        Event {
+        let mut event = Event {
             seat: s,
             kind,
             recycled,
-            round_end,
+            round_end: None,
             floating,
             then,
+        };
+        if round_end.is_some() {
+            event.round_end = round_end;
         }
+        event
     }
 
     /// The turn of the active player ends (a discard, or W-8 floating): the next seat
@@ -1654,22 +1716,22 @@ impl GameState {
     fn draw_for_active(&mut self) -> Event {
         let s = self.active as usize;
         let (card, recycled) = self.draw_from_stock();
-        let round_end = match card {
-            Some(c) => {
-                self.seats[s].hand.0[c.id() as usize] += 1;
-                self.phase = Phase::Play;
-                None
-            }
-            None => Some(self.end_round(None, RoundEndReason::StockExhausted)),
-        };
-        Event {
+        let mut event = Event {
             seat: s,
             kind: EventKind::DrewStock { card },
             recycled,
-            round_end,
+            round_end: None,
             floating: false,
             then: None,
+        };
+        match card {
+            Some(c) => {
+                self.seats[s].hand.0[c.id() as usize] += 1;
+                self.phase = Phase::Play;
+            }
+            None => event.round_end = Some(self.end_round(None, RoundEndReason::StockExhausted)),
         }
+        event
     }
 
     /// Draw the top card of the stock; if the stock is empty, first shuffle the
