@@ -8,7 +8,7 @@
 use crate::card::{format_cards, Card, Suit, JOKER_ID};
 use crate::error::{Error, ErrorCode, Message, Result};
 use crate::msg;
-use crate::rules::{Contract, MeldSpec, RuleSet};
+use crate::rules::{Contract, MeldSpec, RuleSet, MAX_CONTRACT_MELDS};
 use serde::{Deserialize, Serialize};
 
 pub use crate::rules::MeldKind;
@@ -150,6 +150,15 @@ impl LayOffFault {
 }
 
 impl Meld {
+    /// This meld without its cards.
+    pub(crate) fn shape(&self) -> Shape {
+        Shape {
+            kind: self.kind,
+            key: self.key,
+            start: self.start,
+            wild: self.wild,
+        }
+    }
     pub fn kind(&self) -> MeldKind {
         self.kind
     }
@@ -574,9 +583,9 @@ pub fn adjacent_same_suit_runs(runs: &[&Meld]) -> Option<(usize, usize)> {
 
 /// [`check_meld_copies`]'s verdict without its error: do `cards` fit the largest
 /// deck of the rules (L-1.2)?
-fn meld_copies_fit(cards: &[Card], rules: &RuleSet) -> bool {
+fn meld_copies_fit<'a>(cards: impl IntoIterator<Item = &'a Card>, rules: &RuleSet) -> bool {
     let mut counts = [0u32; 53];
-    cards.iter().for_each(|c| counts[c.id() as usize] += 1);
+    cards.into_iter().for_each(|c| counts[c.id() as usize] += 1);
     let (decks, jokers) = rules.largest_deck();
     counts[JOKER_ID as usize] <= u32::from(jokers) && counts[..52].iter().all(|&n| n <= u32::from(decks))
 }
@@ -598,6 +607,170 @@ fn check_meld_copies<'a>(cards: impl IntoIterator<Item = &'a Card>, rules: &Rule
 /// the cards (and, for a whole-hand round, whether they are the whole hand) is the
 /// caller's check.
 pub fn check_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> Result<Vec<Meld>> {
+    go_down_shapes(groups, contract, rules).map(|shapes| shapes.melds(groups))
+}
+
+/// The shapes of a legal go-down, one per group in the order given (at most a
+/// contract's [`MAX_CONTRACT_MELDS`]); [`GoDownShapes::melds`] builds the melds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct GoDownShapes {
+    shapes: [Shape; MAX_CONTRACT_MELDS],
+    len: u8,
+}
+
+/// A placeholder in the unused places of fixed arrays of shapes.
+const NO_SHAPE: Shape = Shape {
+    kind: MeldKind::Set,
+    key: 0,
+    start: 0,
+    wild: 0,
+};
+
+impl GoDownShapes {
+    fn of(melds: &[Meld]) -> GoDownShapes {
+        let mut shapes = [NO_SHAPE; MAX_CONTRACT_MELDS];
+        for (slot, meld) in shapes.iter_mut().zip(melds) {
+            *slot = meld.shape();
+        }
+        debug_assert!(melds.len() <= MAX_CONTRACT_MELDS, "a go-down has a contract's melds");
+        GoDownShapes {
+            shapes,
+            len: melds.len().min(MAX_CONTRACT_MELDS) as u8,
+        }
+    }
+
+    /// One shape per group, in the order given.
+    pub(crate) fn shapes(&self) -> &[Shape] {
+        &self.shapes[..self.len as usize]
+    }
+
+    /// The melds of the go-down, made of `groups` (the groups that were judged).
+    pub(crate) fn melds(&self, groups: &[Vec<Card>]) -> Vec<Meld> {
+        groups
+            .iter()
+            .zip(&self.shapes[..self.len as usize])
+            .map(|(g, shape)| shape.with_cards(g.clone()))
+            .collect()
+    }
+}
+
+/// [`check_go_down`] without building the melds: the verdict the engine plans a
+/// go-down with (the bots ask it of every go-down they consider, through
+/// `GameState::can`). A legal go-down is recognised without allocating; anything
+/// else, and every error, comes from the full check.
+pub(crate) fn go_down_shapes(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> Result<GoDownShapes> {
+    if let Some(shapes) = quick_go_down(groups, contract, rules) {
+        debug_assert_eq!(
+            check_go_down_fully(groups, contract, rules).ok(),
+            Some(shapes.melds(groups)),
+            "the quick go-down check agrees with the full one"
+        );
+        return Ok(shapes);
+    }
+    check_go_down_fully(groups, contract, rules).map(|melds| GoDownShapes::of(&melds))
+}
+
+/// The readings of the full check, tried in the same order, on fixed arrays: the
+/// shapes of the first reading that meets the contract, or `None` when there is no
+/// such reading or the input is unusual (then the full check decides and explains).
+fn quick_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> Option<GoDownShapes> {
+    let n = groups.len();
+    if n != contract.count() || n > MAX_CONTRACT_MELDS || !meld_copies_fit(groups.iter().flatten(), rules) {
+        return None;
+    }
+    // Every group is within the copy limit once the whole go-down is.
+    let mut readings = [[NO_SHAPE; 2]; MAX_CONTRACT_MELDS];
+    let mut counts = [0usize; MAX_CONTRACT_MELDS];
+    for (i, g) in groups.iter().enumerate() {
+        let set = Meld::judge_set(g, rules, false).ok();
+        let run = Meld::judge_run(g, rules, rules.run_size_min, false).ok();
+        for shape in [set, run].into_iter().flatten() {
+            if contract.whole_hand && shape.kind == MeldKind::Set && contract.sets() == 0 {
+                continue;
+            }
+            readings[i][counts[i]] = shape;
+            counts[i] += 1;
+        }
+        if counts[i] == 0 {
+            return None;
+        }
+    }
+    let (want_sets, want_runs) = (contract.sets() as usize, contract.runs() as usize);
+    let combos: usize = counts[..n].iter().product();
+    let mut pick = [NO_SHAPE; MAX_CONTRACT_MELDS];
+    for k in 0..combos {
+        let mut rest = k;
+        for i in 0..n {
+            pick[i] = readings[i][rest % counts[i]];
+            rest /= counts[i];
+        }
+        let sets = pick[..n].iter().filter(|s| s.kind == MeldKind::Set).count();
+        if sets != want_sets || n - sets != want_runs {
+            continue;
+        }
+        if !sizes_fit(&pick[..n], groups, contract, rules) {
+            continue;
+        }
+        if rules.same_suit_runs_need_gap && runs_touch(&pick[..n], groups) {
+            continue;
+        }
+        return Some(GoDownShapes {
+            shapes: pick,
+            len: n as u8,
+        });
+    }
+    None
+}
+
+/// [`size_problem`]'s verdict: the longest melds of a kind paired with the
+/// contract's longest minimums, every length within its meld's range.
+fn sizes_fit(picked: &[Shape], groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> bool {
+    for kind in [MeldKind::Set, MeldKind::Run] {
+        let mut lens = [0u8; MAX_CONTRACT_MELDS];
+        let mut nl = 0;
+        for (shape, g) in picked.iter().zip(groups) {
+            if shape.kind == kind {
+                lens[nl] = g.len() as u8;
+                nl += 1;
+            }
+        }
+        let mut ranges = [(0u8, None); MAX_CONTRACT_MELDS];
+        let mut nr = 0;
+        for spec in contract.melds().iter().filter(|s| s.kind == kind) {
+            ranges[nr] = rules.meld_range(spec, contract.whole_hand);
+            nr += 1;
+        }
+        // Longest first on both sides (within a kind, the maximum follows the minimum).
+        lens[..nl].sort_unstable_by_key(|&len| std::cmp::Reverse(len));
+        ranges[..nr].sort_unstable_by_key(|&(min, _)| std::cmp::Reverse(min));
+        let fits = lens[..nl]
+            .iter()
+            .zip(&ranges[..nr])
+            .all(|(&len, &(min, max))| len >= min && max.is_none_or(|max| len <= max));
+        if !fits {
+            return false;
+        }
+    }
+    true
+}
+
+/// [`adjacent_same_suit_runs`]'s verdict (L-4.4) for the runs among `picked`.
+fn runs_touch(picked: &[Shape], groups: &[Vec<Card>]) -> bool {
+    let span = |i: usize| {
+        let start = i32::from(picked[i].start);
+        (start, start + groups[i].len() as i32 - 1)
+    };
+    let is_run = |i: usize| picked[i].kind == MeldKind::Run;
+    (0..picked.len()).filter(|&i| is_run(i)).any(|i| {
+        (0..picked.len())
+            .filter(|&j| j != i && is_run(j) && picked[j].key == picked[i].key)
+            .any(|j| span(j).0 == span(i).1 + 1)
+    })
+}
+
+/// [`check_go_down`] the long way: every reading as a [`Meld`], and the error of
+/// each kind of failure.
+fn check_go_down_fully(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> Result<Vec<Meld>> {
     // L-1.2: all the melds together come from one deck (the largest the rules use).
     check_meld_copies(groups.iter().flatten(), rules, msg!("what.the_go_down"))?;
     let want = contract.count();

@@ -7,7 +7,7 @@ use super::action::{Action, Event, EventKind, History, RoundEnd, RoundEndReason}
 use crate::card::{Card, CardCounts, CARD_KINDS};
 use crate::deal::{bad_cut, deal_round, draw_cut, shuffled_deck_with, Dealt};
 use crate::error::{Error, ErrorCode, Message, Result};
-use crate::meld::{check_go_down, End, Meld};
+use crate::meld::{go_down_shapes, End, GoDownShapes, Meld};
 use crate::msg;
 use crate::rng::Rng;
 use crate::rules::{BuyPriority, BuyingRule, Contract, JokerSwapRule, RuleSet, TieBreak};
@@ -221,8 +221,9 @@ impl PartialEq for GameState {
     }
 }
 
-/// A validated action, ready to be carried out without further failure.
-enum Plan {
+/// A validated action, ready to be carried out without further failure. It may
+/// borrow the action's cards (a go-down's melds are built only when it is carried out).
+enum Plan<'a> {
     /// The deal, and the RNG after drawing the cut size (when the cutter named none).
     Cut(Box<Dealt>, Rng),
     TakeDiscard,
@@ -242,13 +243,15 @@ enum Plan {
     },
     /// `floats`: the go-down, lay-off or swap empties the hand (W-8).
     GoDown {
-        melds: Vec<Meld>,
+        groups: &'a [Vec<Card>],
+        shapes: GoDownShapes,
         used: CardCounts,
         ends_round: bool,
         floats: bool,
     },
     LayOff {
         meld: usize,
+        cards: &'a [Card],
         grown: Meld,
         used: CardCounts,
         floats: bool,
@@ -270,7 +273,7 @@ fn refuse<T>(code: ErrorCode, rule: &'static str, msg: Message) -> Result<T> {
 }
 
 /// Counts of a card list without overflow; `None` if some card appears more than 255 times.
-fn counts_of(cards: &[Card]) -> Option<CardCounts> {
+fn counts_of(cards: impl IntoIterator<Item = Card>) -> Option<CardCounts> {
     let mut wide = [0u32; CARD_KINDS];
     for c in cards {
         wide[c.id() as usize] += 1;
@@ -846,7 +849,7 @@ impl GameState {
         ))
     }
 
-    fn plan(&self, seat: usize, action: &Action) -> Result<Plan> {
+    fn plan<'a>(&self, seat: usize, action: &'a Action) -> Result<Plan<'a>> {
         self.check_seat(seat)?;
         let seat = seat as u8;
         match (self.phase, action) {
@@ -913,7 +916,7 @@ impl GameState {
         self.rules.rummy_call || self.rules.liverpool_call
     }
 
-    fn plan_take(&self, seat: u8) -> Result<Plan> {
+    fn plan_take(&self, seat: u8) -> Result<Plan<'static>> {
         self.require_active(seat)?;
         match self.phase {
             Phase::Draw { declined: false } => {}
@@ -938,7 +941,7 @@ impl GameState {
         Ok(Plan::TakeDiscard)
     }
 
-    fn plan_draw(&self, seat: u8) -> Result<Plan> {
+    fn plan_draw(&self, seat: u8) -> Result<Plan<'static>> {
         match self.phase {
             Phase::Buying(w) => {
                 let asked = self.next_asked(&w).unwrap_or(self.active as usize);
@@ -967,7 +970,7 @@ impl GameState {
         }
     }
 
-    fn plan_pass(&self, seat: u8) -> Result<Plan> {
+    fn plan_pass(&self, seat: u8) -> Result<Plan<'static>> {
         match self.phase {
             Phase::Buying(w) => {
                 if let Some(e) = self.buy_refusal(seat, &w) {
@@ -1026,7 +1029,7 @@ impl GameState {
         )
     }
 
-    fn plan_call_rummy(&self, seat: u8) -> Result<Plan> {
+    fn plan_call_rummy(&self, seat: u8) -> Result<Plan<'static>> {
         if !self.rules.rummy_call {
             return refuse(ErrorCode::NotAllowed, "W-7.1", msg!("call.rummy_not_in_rules"));
         }
@@ -1051,7 +1054,7 @@ impl GameState {
         Ok(Plan::CallRummy)
     }
 
-    fn plan_call_liverpool(&self, seat: u8, meld: usize, end: Option<End>) -> Result<Plan> {
+    fn plan_call_liverpool(&self, seat: u8, meld: usize, end: Option<End>) -> Result<Plan<'static>> {
         if !self.rules.liverpool_call {
             return refuse(ErrorCode::NotAllowed, "W-7.2", msg!("liverpool_call.not_in_rules"));
         }
@@ -1165,13 +1168,13 @@ impl GameState {
     }
 
     /// The cards of `cards` as counts, if the seat holds them all (counting copies).
-    fn require_cards(&self, seat: u8, cards: &[Card]) -> Result<CardCounts> {
+    fn require_cards(&self, seat: u8, cards: impl IntoIterator<Item = Card> + Clone) -> Result<CardCounts> {
         let hand = &self.seats[seat as usize].hand;
         // One pass when the seat holds every card (each count stays within the hand's,
         // so it fits a byte); only a refusal takes the slower path below, which names
         // the first card named too often.
         let mut named = CardCounts::default();
-        let held = cards.iter().all(|&c| {
+        let held = cards.clone().into_iter().all(|c| {
             let n = &mut named.0[c.id() as usize];
             let fits = *n < hand.get(c);
             *n += u8::from(fits);
@@ -1180,8 +1183,8 @@ impl GameState {
         if held {
             return Ok(named);
         }
-        let named = |c: Card| cards.iter().filter(|&&x| x == c).count();
-        if let Some(&c) = cards.iter().find(|&&c| named(c) > hand.get(c) as usize) {
+        let named = |c: Card| cards.clone().into_iter().filter(|&x| x == c).count();
+        if let Some(c) = cards.clone().into_iter().find(|&c| named(c) > hand.get(c) as usize) {
             let held = hand.get(c);
             let msg = if held == 0 {
                 msg!("hand.card_not_held", seat = seat, card = c)
@@ -1199,7 +1202,7 @@ impl GameState {
         Ok(counts_of(cards).expect("each card is held, so counts fit"))
     }
 
-    fn plan_cut(&self, seat: u8, size: Option<i64>) -> Result<Plan> {
+    fn plan_cut(&self, seat: u8, size: Option<i64>) -> Result<Plan<'static>> {
         if self.phase != Phase::Cut {
             return refuse(
                 ErrorCode::WrongPhase,
@@ -1226,7 +1229,7 @@ impl GameState {
         Ok(Plan::Cut(Box::new(dealt), rng))
     }
 
-    fn plan_buy(&self, seat: u8) -> Result<Plan> {
+    fn plan_buy(&self, seat: u8) -> Result<Plan<'static>> {
         if self.rules.buying == BuyingRule::Off {
             return refuse(ErrorCode::BuyNotAllowed, "C-8", msg!("buy.off_in_rules"));
         }
@@ -1261,7 +1264,7 @@ impl GameState {
         Ok(Plan::Buy)
     }
 
-    fn plan_go_down(&self, seat: u8, groups: &[Vec<Card>]) -> Result<Plan> {
+    fn plan_go_down<'a>(&self, seat: u8, groups: &'a [Vec<Card>]) -> Result<Plan<'a>> {
         self.require_play(seat, msg!("doing.go_down"), "L-5.2")?;
         if self.seats[seat as usize].down {
             return refuse(
@@ -1270,17 +1273,16 @@ impl GameState {
                 msg!("go_down.already_down", seat = seat),
             );
         }
-        let all: Vec<Card> = groups.iter().flatten().copied().collect();
-        if all.is_empty() {
+        if groups.iter().all(|g| g.is_empty()) {
             return refuse(
                 ErrorCode::ContractNotMet,
                 "L-4.6",
                 msg!("go_down.no_cards", contract = self.contract().describe_message()),
             );
         }
-        let used = self.require_cards(seat, &all)?;
+        let used = self.require_cards(seat, groups.iter().flatten().copied())?;
         let contract = self.contract();
-        let melds = check_go_down(groups, &contract, &self.rules).map_err(|e| {
+        let shapes = go_down_shapes(groups, &contract, &self.rules).map_err(|e| {
             if contract.whole_hand && e.code == ErrorCode::ContractNotMet {
                 let reason = e.to_message();
                 Error::refused(ErrorCode::WholeHandRequired, "L-8.1", reason)
@@ -1307,7 +1309,8 @@ impl GameState {
             self.require_after_play(seat, &used, "L-5.5")?
         };
         Ok(Plan::GoDown {
-            melds,
+            groups,
+            shapes,
             used,
             ends_round: contract.whole_hand,
             floats,
@@ -1337,7 +1340,7 @@ impl GameState {
         Ok(())
     }
 
-    fn plan_lay_off(&self, seat: u8, meld: usize, cards: &[Card], end: Option<End>) -> Result<Plan> {
+    fn plan_lay_off<'a>(&self, seat: u8, meld: usize, cards: &'a [Card], end: Option<End>) -> Result<Plan<'a>> {
         self.require_after_go_down(seat, false, "L-5.3")?;
         if self.down_this_turn && !self.rules.lay_off_on_go_down_turn {
             return refuse(ErrorCode::SameTurnAsGoDown, "L-5.3", msg!("lay_off.same_turn"));
@@ -1352,18 +1355,19 @@ impl GameState {
         if cards.is_empty() {
             return refuse(ErrorCode::InvalidArgument, "L-5.3", msg!("lay_off.no_cards"));
         }
-        let used = self.require_cards(seat, cards)?;
+        let used = self.require_cards(seat, cards.iter().copied())?;
         let grown = target.meld.lay_off(cards, end, &self.rules)?;
         let floats = self.require_after_play(seat, &used, "L-5.5")?;
         Ok(Plan::LayOff {
             meld,
+            cards,
             grown,
             used,
             floats,
         })
     }
 
-    fn plan_swap(&self, seat: u8, meld: usize, card: Card, to_meld: usize, end: Option<End>) -> Result<Plan> {
+    fn plan_swap(&self, seat: u8, meld: usize, card: Card, to_meld: usize, end: Option<End>) -> Result<Plan<'static>> {
         self.require_after_go_down(seat, true, "L-7.2")?;
         match self.rules.joker_swap {
             JokerSwapRule::Off => return refuse(ErrorCode::NotAllowed, "C-4", msg!("swap.off_in_rules")),
@@ -1375,7 +1379,7 @@ impl GameState {
             }
             _ => {}
         }
-        let used = self.require_cards(seat, &[card])?;
+        let used = self.require_cards(seat, [card])?;
         let Some(source) = self.table.get(meld) else {
             return refuse(ErrorCode::SwapMismatch, "L-7.2", msg!("swap.no_such_meld", meld = meld));
         };
@@ -1415,7 +1419,7 @@ impl GameState {
         })
     }
 
-    fn plan_discard(&self, seat: u8, card: Card) -> Result<Plan> {
+    fn plan_discard(&self, seat: u8, card: Card) -> Result<Plan<'static>> {
         if let Phase::CallDiscard { caller } = self.phase {
             // W-7.2: the Liverpool caller discards one card.
             if seat != caller {
@@ -1425,11 +1429,11 @@ impl GameState {
                     msg!("call.discards_now", seat = caller),
                 );
             }
-            self.require_cards(seat, &[card])?;
+            self.require_cards(seat, [card])?;
             return Ok(Plan::Discard(card));
         }
         self.require_play(seat, msg!("doing.discard"), "L-5.5")?;
-        self.require_cards(seat, &[card])?;
+        self.require_cards(seat, [card])?;
         if self.rules.no_discard_of_taken_card
             && self.taken_discard == Some(card)
             && self.seats[seat as usize].hand.get(card) == 1
@@ -1448,7 +1452,7 @@ impl GameState {
     // Inlined into `apply`, its only caller, so the event is built where `apply`
     // returns it instead of being copied there (it holds a whole `RoundEnd`).
     #[inline(always)]
-    fn execute(&mut self, seat: u8, plan: Plan) -> Event {
+    fn execute(&mut self, seat: u8, plan: Plan<'_>) -> Event {
         let mut recycled = None;
         let mut round_end = None;
         let mut floating = false;
@@ -1563,16 +1567,20 @@ impl GameState {
                 EventKind::CalledLiverpool { card, meld }
             }
             Plan::GoDown {
-                melds,
+                groups,
+                shapes,
                 used,
                 ends_round,
                 floats,
             } => {
                 let first = self.table.len();
-                let count = melds.len();
+                let count = groups.len();
                 self.seats[s].hand.try_remove(&used);
                 self.table
-                    .extend(melds.into_iter().map(|meld| TableMeld { owner: s, meld }));
+                    .extend(groups.iter().zip(shapes.shapes()).map(|(cards, shape)| TableMeld {
+                        owner: s,
+                        meld: shape.with_cards(cards.clone()),
+                    }));
                 self.seats[s].down = true;
                 self.down_this_turn = true;
                 if ends_round {
@@ -1587,6 +1595,7 @@ impl GameState {
             }
             Plan::LayOff {
                 meld,
+                cards,
                 grown,
                 used,
                 floats,
@@ -1597,10 +1606,12 @@ impl GameState {
                     floating = true;
                     round_end = self.end_turn();
                 }
-                EventKind::LaidOff {
-                    meld,
-                    cards: used.to_cards(),
-                }
+                // The cards in id order, as `used.to_cards()` lists them, without
+                // walking every card kind.
+                let mut laid = cards.to_vec();
+                laid.sort_unstable();
+                debug_assert_eq!(laid, used.to_cards());
+                EventKind::LaidOff { meld, cards: laid }
             }
             Plan::Swap {
                 meld,
