@@ -401,15 +401,93 @@ impl Meld {
     /// [`Meld::lay_off`] for a non-empty `cards`, with the reason of a refusal as a
     /// [`LayOffFault`] (no sentence built).
     fn try_lay_off(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> std::result::Result<Meld, LayOffFault> {
+        if let [card] = cards {
+            if let Some(grown) = self.lay_off_one(*card, end, rules) {
+                debug_assert_eq!(
+                    self.try_lay_off_fully(cards, end, rules).ok().as_ref(),
+                    Some(&grown),
+                    "the one-card lay-off agrees with the full one"
+                );
+                return Ok(grown);
+            }
+        }
+        self.try_lay_off_fully(cards, end, rules)
+    }
+
+    /// One card laid off (what the bots try, card by card): the grown meld when the
+    /// card fits, with one allocation; `None` when it does not (then
+    /// [`Self::try_lay_off_fully`] says why). A natural goes next to either end of a
+    /// run (an ace low first, as the full check prefers); a wild card extends `end`
+    /// (default: high if there is room, else low).
+    fn lay_off_one(&self, card: Card, end: Option<End>, rules: &RuleSet) -> Option<Meld> {
+        let wild = rules.is_wild(card);
+        let mut grown = Vec::with_capacity(self.cards.len() + 1);
+        match self.kind {
+            MeldKind::Set => {
+                if !wild && card.rank() != self.key {
+                    return None;
+                }
+                grown.extend_from_slice(&self.cards);
+                grown.push(card);
+                let shape = Meld::judge_set(&grown, rules, true).ok()?;
+                return Some(shape.with_cards(grown));
+            }
+            MeldKind::Run => {
+                let (low, high) = self.span()?;
+                let (room_low, room_high) = (low > 1, high < 14);
+                let at_low = if wild {
+                    match end {
+                        Some(End::High) if room_high => false,
+                        Some(End::Low) if room_low => true,
+                        None if room_high => false,
+                        None if room_low => true,
+                        _ => return None,
+                    }
+                } else {
+                    if card.suit_index() != self.key {
+                        return None;
+                    }
+                    let rank = card.rank();
+                    let fits_low = |pos: u8| pos + 1 == low;
+                    let fits_high = |pos: u8| pos == high + 1;
+                    if fits_low(rank) {
+                        true
+                    } else if fits_high(rank) || (rank == 1 && fits_high(14)) {
+                        false
+                    } else {
+                        return None;
+                    }
+                };
+                if at_low {
+                    grown.push(card);
+                    grown.extend_from_slice(&self.cards);
+                } else {
+                    grown.extend_from_slice(&self.cards);
+                    grown.push(card);
+                }
+            }
+        }
+        let shape = Meld::judge_run(&grown, rules, 1, false).ok()?;
+        Some(shape.with_cards(grown))
+    }
+
+    /// [`Self::try_lay_off`] for any number of cards.
+    fn try_lay_off_fully(
+        &self,
+        cards: &[Card],
+        end: Option<End>,
+        rules: &RuleSet,
+    ) -> std::result::Result<Meld, LayOffFault> {
         match self.kind {
             MeldKind::Set => {
                 if let Some(&c) = cards.iter().find(|&&c| !rules.is_wild(c) && c.rank() != self.key) {
                     return Err(LayOffFault::WrongRank(c));
                 }
-                let mut grown = self.cards.clone();
+                let mut grown = Vec::with_capacity(self.cards.len() + cards.len());
+                grown.extend_from_slice(&self.cards);
                 grown.extend_from_slice(cards);
-                match Meld::check_set(&grown, rules, true) {
-                    Ok(meld) => Ok(meld),
+                match Meld::judge_set(&grown, rules, true) {
+                    Ok(shape) => Ok(shape.with_cards(grown)),
                     Err(fault) => Err(LayOffFault::NotAMeld(grown, fault)),
                 }
             }
@@ -511,8 +589,8 @@ impl Meld {
         }
         let (_, slots, start) = best.ok_or(last_reason)?;
         let grown: Vec<Card> = slots.into_iter().map(|s| s.expect("filled")).collect();
-        let meld = match Meld::check_run(&grown, rules, 1, false) {
-            Ok(meld) => meld,
+        let meld = match Meld::judge_run(&grown, rules, 1, false) {
+            Ok(shape) => shape.with_cards(grown),
             Err(fault) => return Err(LayOffFault::NotAMeld(grown, fault)),
         };
         debug_assert_eq!(meld.start, start);
@@ -907,6 +985,7 @@ fn size_problem(melds: &[&Meld], contract: &Contract, rules: &RuleSet) -> Option
 mod tests {
     use super::*;
     use crate::card::parse_cards;
+    use proptest::prelude::*;
 
     fn cards(s: &str) -> Vec<Card> {
         parse_cards(&s.split_whitespace().collect::<Vec<_>>()).unwrap()
@@ -994,6 +1073,99 @@ mod tests {
                         assert!(e.message.contains(&format_cards(meld.cards())), "{}", e.message);
                     }
                 }
+            }
+        }
+    }
+
+    /// A set-like group: naturals of one rank and a few jokers.
+    fn set_group() -> impl Strategy<Value = Vec<Card>> {
+        (1u8..=13, proptest::collection::vec(0u8..4, 1..5), 0usize..3).prop_map(|(rank, suits, jokers)| {
+            let mut g: Vec<Card> = suits.iter().map(|&s| Card::new(rank, Suit::from_index(s))).collect();
+            g.extend(std::iter::repeat_n(Card::JOKER, jokers));
+            g
+        })
+    }
+
+    /// A run-like group: consecutive positions of one suit (aces low or high), some
+    /// of them jokers.
+    fn run_group() -> impl Strategy<Value = Vec<Card>> {
+        (0u8..4, 1u8..=12, 3u8..9, proptest::num::u8::ANY).prop_map(|(suit, start, len, jokers)| {
+            (start..(start + len).min(15))
+                .enumerate()
+                .map(|(i, pos)| {
+                    if jokers >> (i % 8) & 1 == 1 && i % 3 == 1 {
+                        Card::JOKER
+                    } else {
+                        Card::new(position_rank(pos), Suit::from_index(suit))
+                    }
+                })
+                .collect()
+        })
+    }
+
+    fn any_card() -> impl Strategy<Value = Card> {
+        (0u8..53).prop_map(|id| Card::from_id(id).unwrap())
+    }
+
+    fn any_group() -> impl Strategy<Value = Vec<Card>> {
+        prop_oneof![3 => set_group(), 3 => run_group(), 1 => proptest::collection::vec(any_card(), 0..6)]
+    }
+
+    fn any_end() -> impl Strategy<Value = Option<End>> {
+        prop_oneof![Just(None), Just(Some(End::Low)), Just(Some(End::High))]
+    }
+
+    /// A rule set of the presets and one of its contracts.
+    fn preset_and_contract(preset: usize, round: usize) -> (RuleSet, Contract) {
+        let names = RuleSet::preset_names();
+        let rules = RuleSet::preset(names[preset % names.len()]).unwrap();
+        let contract = rules.contracts[round % rules.contracts.len()];
+        (rules, contract)
+    }
+
+    proptest! {
+        /// L-4.6 / L-8: the allocation-free go-down check accepts exactly the
+        /// go-downs the full check accepts, with the same melds (on groups shaped
+        /// like the contract, and on any groups).
+        #[test]
+        fn quick_go_down_agrees_with_the_full_check(
+            preset in 0usize..16,
+            round in 0usize..8,
+            sets in proptest::collection::vec(set_group(), 0..4),
+            runs in proptest::collection::vec(run_group(), 0..4),
+            order in proptest::num::u8::ANY,
+            others in proptest::collection::vec(any_group(), 0..5),
+        ) {
+            let (rules, contract) = preset_and_contract(preset, round);
+            let (mut s, mut r) = (sets.into_iter(), runs.into_iter());
+            let mut shaped = Vec::new();
+            for (i, spec) in contract.melds().iter().enumerate() {
+                // Mostly the contract's kind; now and then the other one.
+                let kind_wanted = if order >> (i % 8) & 1 == 1 && i % 2 == 0 { MeldKind::Run } else { spec.kind };
+                shaped.extend(if kind_wanted == MeldKind::Set { s.next() } else { r.next() });
+            }
+            for groups in [shaped, others] {
+                let quick = quick_go_down(&groups, &contract, &rules).map(|shapes| shapes.melds(&groups));
+                prop_assert_eq!(quick, check_go_down_fully(&groups, &contract, &rules).ok(), "{:?}", groups);
+            }
+        }
+
+        /// L-5.3: one card laid off the quick way gives exactly the meld of the full
+        /// lay-off, and fits exactly when the full lay-off accepts it.
+        #[test]
+        fn one_card_lay_off_agrees_with_the_full_one(
+            preset in 0usize..16,
+            group in any_group(),
+            card in any_card(),
+            end in any_end(),
+        ) {
+            let (rules, _) = preset_and_contract(preset, 0);
+            for meld in Meld::interpretations(&group, &rules).unwrap_or_default() {
+                prop_assert_eq!(
+                    meld.lay_off_one(card, end, &rules),
+                    meld.try_lay_off_fully(&[card], end, &rules).ok(),
+                    "{} + {}", meld, card
+                );
             }
         }
     }
