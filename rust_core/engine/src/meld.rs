@@ -1089,18 +1089,23 @@ mod tests {
     /// A run-like group: consecutive positions of one suit (aces low or high), some
     /// of them jokers.
     fn run_group() -> impl Strategy<Value = Vec<Card>> {
-        (0u8..4, 1u8..=12, 3u8..9, proptest::num::u8::ANY).prop_map(|(suit, start, len, jokers)| {
-            (start..(start + len).min(15))
-                .enumerate()
-                .map(|(i, pos)| {
-                    if jokers >> (i % 8) & 1 == 1 && i % 3 == 1 {
-                        Card::JOKER
-                    } else {
-                        Card::new(position_rank(pos), Suit::from_index(suit))
-                    }
-                })
-                .collect()
-        })
+        (0u8..4, 1u8..=12, 3u8..9, proptest::num::u8::ANY)
+            .prop_map(|(suit, start, len, jokers)| run_cards(suit, start, len, jokers))
+    }
+
+    /// The run of `suit` over positions `start..start + len` (cut at the ace high),
+    /// with a joker in some places (`jokers` as bits).
+    fn run_cards(suit: u8, start: u8, len: u8, jokers: u8) -> Vec<Card> {
+        (start..(start + len).min(15))
+            .enumerate()
+            .map(|(i, pos)| {
+                if jokers >> (i % 8) & 1 == 1 && i % 3 == 1 {
+                    Card::JOKER
+                } else {
+                    Card::new(position_rank(pos), Suit::from_index(suit))
+                }
+            })
+            .collect()
     }
 
     fn any_card() -> impl Strategy<Value = Card> {
@@ -1148,6 +1153,15 @@ mod tests {
                 let quick = quick_go_down(&groups, &contract, &rules).map(|shapes| shapes.melds(&groups));
                 prop_assert_eq!(quick, check_go_down_fully(&groups, &contract, &rules).ok(), "{:?}", groups);
             }
+            // L-4.4: two runs of one suit that touch end to end, or leave a gap.
+            let two_runs = Contract::new(0, 2);
+            let (suit, start, len) = (order % 4, 1 + order % 5, rules.run_size_min + (order >> 4) % 2);
+            let touching = vec![
+                run_cards(suit, start, len, order),
+                run_cards(suit, start + len + (order >> 7), rules.run_size_min, 0),
+            ];
+            let quick = quick_go_down(&touching, &two_runs, &rules).map(|shapes| shapes.melds(&touching));
+            prop_assert_eq!(quick, check_go_down_fully(&touching, &two_runs, &rules).ok(), "{:?}", touching);
         }
 
         /// L-5.3: one card laid off the quick way gives exactly the meld of the full
@@ -1156,15 +1170,28 @@ mod tests {
         fn one_card_lay_off_agrees_with_the_full_one(
             preset in 0usize..16,
             group in any_group(),
-            card in any_card(),
+            random_card in any_card(),
+            which in 0u8..5,
             end in any_end(),
         ) {
             let (rules, _) = preset_and_contract(preset, 0);
             for meld in Meld::interpretations(&group, &rules).unwrap_or_default() {
+                // Mostly a card that could fit: next to either end of a run (an ace
+                // at 1 or 14), another card of a set's rank, a joker.
+                let natural = |pos: u8| Card::new(position_rank(pos.clamp(1, 14)), Suit::from_index(meld.key.min(3)));
+                let card = match (which, meld.span()) {
+                    (1, Some((low, _))) => natural(low.saturating_sub(1)),
+                    (2, Some((_, high))) => natural(high + 1),
+                    (1 | 2, None) => Card::new(meld.key.clamp(1, 13), Suit::from_index(random_card.id() % 4)),
+                    (3, _) => Card::JOKER,
+                    _ => random_card,
+                };
                 prop_assert_eq!(
                     meld.lay_off_one(card, end, &rules),
                     meld.try_lay_off_fully(&[card], end, &rules).ok(),
-                    "{} + {}", meld, card
+                    "{} + {}",
+                    meld,
+                    card
                 );
             }
         }
