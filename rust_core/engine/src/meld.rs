@@ -58,6 +58,16 @@ impl Shape {
     }
 }
 
+/// One card laid off on a meld ([`Meld::judge_lay_off_one`]): the card, whether it
+/// goes before the meld's cards (a run's low end) or after them, and the grown
+/// meld's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct OneCardLayOff {
+    card: Card,
+    at_low: bool,
+    shape: Shape,
+}
+
 /// The rank of a run position (14 is the ace).
 #[inline]
 pub fn position_rank(pos: u8) -> u8 {
@@ -394,7 +404,13 @@ impl Meld {
 
     /// Would [`Meld::lay_off`] succeed? The same checks, without building the error
     /// (the legal moves and the bots ask this of every card and every table meld).
+    /// One card is judged without building the grown meld.
     pub fn can_lay_off(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> bool {
+        if let [card] = cards {
+            let fits = self.judge_lay_off_one(*card, end, rules).is_some();
+            debug_assert_eq!(fits, self.try_lay_off_fully(cards, end, rules).is_ok());
+            return fits;
+        }
         !cards.is_empty() && self.try_lay_off(cards, end, rules).is_ok()
     }
 
@@ -414,28 +430,29 @@ impl Meld {
         self.try_lay_off_fully(cards, end, rules)
     }
 
-    /// One card laid off (what the bots try, card by card): the grown meld when the
-    /// card fits, with one allocation; `None` when it does not (then
-    /// [`Self::try_lay_off_fully`] says why). A natural goes next to either end of a
-    /// run (an ace low first, as the full check prefers); a wild card extends `end`
-    /// (default: high if there is room, else low).
+    /// One card laid off: the grown meld when the card fits, `None` when it does not
+    /// (then [`Self::try_lay_off_fully`] says why).
     fn lay_off_one(&self, card: Card, end: Option<End>, rules: &RuleSet) -> Option<Meld> {
+        self.judge_lay_off_one(card, end, rules).map(|one| self.grown_by(&one))
+    }
+
+    /// Where one card laid off goes (what the bots try, card by card), judged on a
+    /// copy on the stack: `None` when it does not fit. A natural goes next to either
+    /// end of a run (an ace low first, as the full check prefers); a wild card
+    /// extends `end` (default: high if there is room, else low); a set takes it last.
+    pub(crate) fn judge_lay_off_one(&self, card: Card, end: Option<End>, rules: &RuleSet) -> Option<OneCardLayOff> {
         let wild = rules.is_wild(card);
-        let mut grown = Vec::with_capacity(self.cards.len() + 1);
-        match self.kind {
+        let at_low = match self.kind {
             MeldKind::Set => {
                 if !wild && card.rank() != self.key {
                     return None;
                 }
-                grown.extend_from_slice(&self.cards);
-                grown.push(card);
-                let shape = Meld::judge_set(&grown, rules, true).ok()?;
-                return Some(shape.with_cards(grown));
+                false
             }
             MeldKind::Run => {
                 let (low, high) = self.span()?;
                 let (room_low, room_high) = (low > 1, high < 14);
-                let at_low = if wild {
+                if wild {
                     match end {
                         Some(End::High) if room_high => false,
                         Some(End::Low) if room_low => true,
@@ -457,18 +474,56 @@ impl Meld {
                     } else {
                         return None;
                     }
-                };
-                if at_low {
-                    grown.push(card);
-                    grown.extend_from_slice(&self.cards);
-                } else {
-                    grown.extend_from_slice(&self.cards);
-                    grown.push(card);
                 }
             }
+        };
+        // The grown cards on the stack when they fit (melds seldom hold more).
+        let n = self.cards.len() + 1;
+        let mut on_stack = [Card::JOKER; 32];
+        let mut on_heap = Vec::new();
+        let grown: &mut [Card] = if n <= on_stack.len() {
+            &mut on_stack[..n]
+        } else {
+            on_heap.resize(n, Card::JOKER);
+            &mut on_heap
+        };
+        if at_low {
+            grown[0] = card;
+            grown[1..].copy_from_slice(&self.cards);
+        } else {
+            grown[..n - 1].copy_from_slice(&self.cards);
+            grown[n - 1] = card;
         }
-        let shape = Meld::judge_run(&grown, rules, 1, false).ok()?;
-        Some(shape.with_cards(grown))
+        let shape = match self.kind {
+            MeldKind::Set => Meld::judge_set(grown, rules, true),
+            MeldKind::Run => Meld::judge_run(grown, rules, 1, false),
+        }
+        .ok()?;
+        Some(OneCardLayOff { card, at_low, shape })
+    }
+
+    /// This meld with the card of `one` (judged on it) laid off.
+    pub(crate) fn grown_by(&self, one: &OneCardLayOff) -> Meld {
+        let mut cards = Vec::with_capacity(self.cards.len() + 1);
+        if one.at_low {
+            cards.push(one.card);
+            cards.extend_from_slice(&self.cards);
+        } else {
+            cards.extend_from_slice(&self.cards);
+            cards.push(one.card);
+        }
+        one.shape.with_cards(cards)
+    }
+
+    /// [`Self::grown_by`] in place: the table's meld grows without a new card list.
+    pub(crate) fn grow(&mut self, one: &OneCardLayOff) {
+        if one.at_low {
+            self.cards.insert(0, one.card);
+        } else {
+            self.cards.push(one.card);
+        }
+        let Shape { kind, key, start, wild } = one.shape;
+        (self.kind, self.key, self.start, self.wild) = (kind, key, start, wild);
     }
 
     /// [`Self::try_lay_off`] for any number of cards.
@@ -1162,6 +1217,24 @@ mod tests {
             ];
             let quick = quick_go_down(&touching, &two_runs, &rules).map(|shapes| shapes.melds(&touching));
             prop_assert_eq!(quick, check_go_down_fully(&touching, &two_runs, &rules).ok(), "{:?}", touching);
+        }
+
+        /// L-1.2: the copy check's verdict agrees with the checked copy limit, also
+        /// for a card repeated more than 255 times.
+        #[test]
+        fn copies_fit_agrees_with_the_copy_check(
+            preset in 0usize..16,
+            cards in proptest::collection::vec(any_card(), 0..24),
+            repeated in any_card(),
+            times in prop_oneof![0usize..6, 250usize..300],
+        ) {
+            let (rules, _) = preset_and_contract(preset, 0);
+            let mut all = cards;
+            all.extend(std::iter::repeat_n(repeated, times));
+            prop_assert_eq!(
+                meld_copies_fit(&all, &rules),
+                check_meld_copies(&all, &rules, msg!("what.the_meld")).is_ok()
+            );
         }
 
         /// L-5.3: one card laid off the quick way gives exactly the meld of the full

@@ -224,23 +224,26 @@ impl History {
     }
 
     pub fn push(&mut self, seat: u8, action: &Action) {
+        // Each action's fixed fields go in as one array of its exact length: one
+        // capacity check and one small copy, not one `Vec::push` per byte.
         let b = &mut self.bytes;
-        b.push(seat);
-        b.push(action.variant_index());
-        let u16_le = |b: &mut Vec<u8>, v: usize| b.extend_from_slice(&(v as u16).to_le_bytes());
+        let kind = action.variant_index();
+        let u16_le = |v: usize| (v as u16).to_le_bytes();
         match action {
-            Action::Cut { size } => u16_le(b, size.map_or(u16::MAX as usize, |s| s as usize)),
+            Action::Cut { size } => {
+                let [lo, hi] = u16_le(size.map_or(u16::MAX as usize, |s| s as usize));
+                b.extend_from_slice(&[seat, kind, lo, hi]);
+            }
             Action::GoDown { melds } => {
-                b.push(melds.len() as u8);
+                b.extend_from_slice(&[seat, kind, melds.len() as u8]);
                 for g in melds {
                     b.push(g.len() as u8);
                     b.extend(g.iter().map(|c| c.id()));
                 }
             }
             Action::LayOff { meld, cards, end } => {
-                u16_le(b, *meld);
-                b.push(end_code(*end));
-                b.push(cards.len() as u8);
+                let [lo, hi] = u16_le(*meld);
+                b.extend_from_slice(&[seat, kind, lo, hi, end_code(*end), cards.len() as u8]);
                 b.extend(cards.iter().map(|c| c.id()));
             }
             Action::SwapJoker {
@@ -249,17 +252,16 @@ impl History {
                 to_meld,
                 end,
             } => {
-                u16_le(b, *meld);
-                b.push(card.id());
-                u16_le(b, *to_meld);
-                b.push(end_code(*end));
+                let [lo, hi] = u16_le(*meld);
+                let [to_lo, to_hi] = u16_le(*to_meld);
+                b.extend_from_slice(&[seat, kind, lo, hi, card.id(), to_lo, to_hi, end_code(*end)]);
             }
-            Action::Discard { card } => b.push(card.id()),
+            Action::Discard { card } => b.extend_from_slice(&[seat, kind, card.id()]),
             Action::CallLiverpool { meld, end } => {
-                u16_le(b, *meld);
-                b.push(end_code(*end));
+                let [lo, hi] = u16_le(*meld);
+                b.extend_from_slice(&[seat, kind, lo, hi, end_code(*end)]);
             }
-            _ => {}
+            _ => b.extend_from_slice(&[seat, kind]),
         }
         self.count += 1;
     }

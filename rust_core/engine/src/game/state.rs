@@ -7,7 +7,7 @@ use super::action::{Action, Event, EventKind, History, RoundEnd, RoundEndReason}
 use crate::card::{Card, CardCounts, CARD_KINDS};
 use crate::deal::{bad_cut, deal_round, draw_cut, shuffled_deck_with, Dealt};
 use crate::error::{Error, ErrorCode, Message, Result};
-use crate::meld::{go_down_shapes, End, GoDownShapes, Meld};
+use crate::meld::{go_down_shapes, End, GoDownShapes, Meld, OneCardLayOff};
 use crate::msg;
 use crate::rng::Rng;
 use crate::rules::{BuyPriority, BuyingRule, Contract, JokerSwapRule, RuleSet, TieBreak};
@@ -245,27 +245,33 @@ enum Plan<'a> {
     GoDown {
         groups: &'a [Vec<Card>],
         shapes: GoDownShapes,
-        used: CardCounts,
         ends_round: bool,
         floats: bool,
     },
     LayOff {
         meld: usize,
         cards: &'a [Card],
-        grown: Meld,
-        used: CardCounts,
+        grown: Grown,
         floats: bool,
     },
+    /// `melds`: the source meld with `card` in the joker's place, and the target
+    /// meld with the joker (boxed: swaps are rare, and a small plan moves cheaply).
     Swap {
         meld: usize,
-        swapped: Meld,
         card: Card,
         to_meld: usize,
-        grown: Meld,
+        melds: Box<(Meld, Meld)>,
         floats: bool,
     },
     Discard(Card),
     NextRound,
+}
+
+/// A table meld after a lay-off: one card's place and the new shape (the meld grows
+/// in place when the lay-off is carried out), or the grown meld built in full.
+enum Grown {
+    One(OneCardLayOff),
+    Built(Meld),
 }
 
 fn refuse<T>(code: ErrorCode, rule: &'static str, msg: Message) -> Result<T> {
@@ -973,6 +979,12 @@ impl GameState {
     fn plan_pass(&self, seat: u8) -> Result<Plan<'static>> {
         match self.phase {
             Phase::Buying(w) => {
+                // The seat asked now may pass (L-6.3); only another seat needs the
+                // checks that explain a refusal.
+                if self.next_asked(&w) == Some(seat as usize) {
+                    debug_assert!(self.buy_refusal(seat, &w).is_none() && self.require_asked(seat, &w, false).is_ok());
+                    return Ok(Plan::Pass);
+                }
                 if let Some(e) = self.buy_refusal(seat, &w) {
                     return refuse(
                         ErrorCode::NotYourTurn,
@@ -1118,10 +1130,11 @@ impl GameState {
         Error::refused(ErrorCode::WrongPhase, rule, msg!("phase.wrong", what = what, now = now))
     }
 
-    fn require_play(&self, seat: u8, what: Message, rule: &'static str) -> Result<()> {
+    /// `what` names the refused play; it is built only for a refusal.
+    fn require_play(&self, seat: u8, what: impl FnOnce() -> Message, rule: &'static str) -> Result<()> {
         self.require_active(seat)?;
         if self.phase != Phase::Play {
-            return Err(self.wrong_phase(what, rule));
+            return Err(self.wrong_phase(what(), rule));
         }
         Ok(())
     }
@@ -1130,9 +1143,10 @@ impl GameState {
     /// discard? Under W-8's `no_discard_of_taken_card` a lone copy of the card taken
     /// from the discard pile does not count, so no player is ever left without a
     /// legal move.
-    pub(super) fn keeps_a_discard(&self, seat: u8, used: &CardCounts) -> bool {
+    /// `left`: the cards left in hand after giving up `used`.
+    fn keeps_a_discard(&self, seat: u8, used: &CardCounts, left: usize) -> bool {
         let hand = &self.seats[seat as usize].hand;
-        match (hand.total() - used.total(), self.taken_discard) {
+        match (left, self.taken_discard) {
             (0, _) => false,
             (1, Some(taken)) if self.rules.no_discard_of_taken_card => hand.get(taken) - used.get(taken) != 1,
             _ => true,
@@ -1145,9 +1159,14 @@ impl GameState {
     /// (W-8), `None` when the play must be refused (`must_keep_discard`).
     pub(super) fn after_play(&self, seat: u8, used: &CardCounts) -> Option<bool> {
         let left = self.seats[seat as usize].hand.total() - used.total();
+        self.after_play_of(seat, used, left)
+    }
+
+    /// [`Self::after_play`] with the cards `left` in hand already counted.
+    fn after_play_of(&self, seat: u8, used: &CardCounts, left: usize) -> Option<bool> {
         if left == 0 && self.rules.floating && !self.contract().whole_hand {
             Some(true)
-        } else if self.keeps_a_discard(seat, used) {
+        } else if self.keeps_a_discard(seat, used, left) {
             Some(false)
         } else {
             None
@@ -1156,8 +1175,8 @@ impl GameState {
 
     /// [`Self::after_play`] as a refusal.
     fn require_after_play(&self, seat: u8, used: &CardCounts, rule: &'static str) -> Result<bool> {
-        self.after_play(seat, used).ok_or_else(|| {
-            let left = self.seats[seat as usize].hand.total() - used.total();
+        let left = self.seats[seat as usize].hand.total() - used.total();
+        self.after_play_of(seat, used, left).ok_or_else(|| {
             let msg = if left > 0 {
                 msg!("discard.must_keep_lay_taken_first")
             } else {
@@ -1200,6 +1219,14 @@ impl GameState {
             return Err(Error::with(ErrorCode::CardNotInHand, None, msg));
         }
         Ok(counts_of(cards).expect("each card is held, so counts fit"))
+    }
+
+    /// [`Self::require_cards`] for one card, without counting.
+    fn require_card(&self, seat: u8, card: Card) -> Result<()> {
+        if self.seats[seat as usize].hand.get(card) == 0 {
+            self.require_cards(seat, [card])?;
+        }
+        Ok(())
     }
 
     fn plan_cut(&self, seat: u8, size: Option<i64>) -> Result<Plan<'static>> {
@@ -1257,6 +1284,11 @@ impl GameState {
             }
             _ => return refuse(ErrorCode::WrongPhase, "L-6.1", msg!("buy.before_decline")),
         };
+        // As for a pass: the seat asked now may buy.
+        if self.next_asked(&w) == Some(seat as usize) {
+            debug_assert!(self.buy_refusal(seat, &w).is_none() && self.require_asked(seat, &w, true).is_ok());
+            return Ok(Plan::Buy);
+        }
         if let Some(e) = self.buy_refusal(seat, &w) {
             return Err(e);
         }
@@ -1265,7 +1297,7 @@ impl GameState {
     }
 
     fn plan_go_down<'a>(&self, seat: u8, groups: &'a [Vec<Card>]) -> Result<Plan<'a>> {
-        self.require_play(seat, msg!("doing.go_down"), "L-5.2")?;
+        self.require_play(seat, || msg!("doing.go_down"), "L-5.2")?;
         if self.seats[seat as usize].down {
             return refuse(
                 ErrorCode::AlreadyDown,
@@ -1311,7 +1343,6 @@ impl GameState {
         Ok(Plan::GoDown {
             groups,
             shapes,
-            used,
             ends_round: contract.whole_hand,
             floats,
         })
@@ -1319,10 +1350,12 @@ impl GameState {
 
     /// Shared checks of lay-offs and swaps: phase, round 7, down, and timing (L-5.3, L-7.2, L-8.3).
     fn require_after_go_down(&self, seat: u8, swap: bool, rule: &'static str) -> Result<()> {
-        let what = if swap {
-            msg!("doing.joker_swap")
-        } else {
-            msg!("doing.lay_off")
+        let what = || {
+            if swap {
+                msg!("doing.joker_swap")
+            } else {
+                msg!("doing.lay_off")
+            }
         };
         self.require_play(seat, what, rule)?;
         if self.contract().whole_hand {
@@ -1356,13 +1389,26 @@ impl GameState {
             return refuse(ErrorCode::InvalidArgument, "L-5.3", msg!("lay_off.no_cards"));
         }
         let used = self.require_cards(seat, cards.iter().copied())?;
-        let grown = target.meld.lay_off(cards, end, &self.rules)?;
+        // One card (the usual lay-off) is judged without building the grown meld.
+        let one = match cards {
+            [card] => target.meld.judge_lay_off_one(*card, end, &self.rules),
+            _ => None,
+        };
+        let grown = match one {
+            Some(one) => {
+                debug_assert_eq!(
+                    target.meld.lay_off(cards, end, &self.rules).ok(),
+                    Some(target.meld.grown_by(&one))
+                );
+                Grown::One(one)
+            }
+            None => Grown::Built(target.meld.lay_off(cards, end, &self.rules)?),
+        };
         let floats = self.require_after_play(seat, &used, "L-5.5")?;
         Ok(Plan::LayOff {
             meld,
             cards,
             grown,
-            used,
             floats,
         })
     }
@@ -1411,10 +1457,9 @@ impl GameState {
         let floats = self.require_after_play(seat, &used, "L-7.3")?;
         Ok(Plan::Swap {
             meld,
-            swapped,
             card,
             to_meld,
-            grown,
+            melds: Box::new((swapped, grown)),
             floats,
         })
     }
@@ -1429,11 +1474,11 @@ impl GameState {
                     msg!("call.discards_now", seat = caller),
                 );
             }
-            self.require_cards(seat, [card])?;
+            self.require_card(seat, card)?;
             return Ok(Plan::Discard(card));
         }
-        self.require_play(seat, msg!("doing.discard"), "L-5.5")?;
-        self.require_cards(seat, [card])?;
+        self.require_play(seat, || msg!("doing.discard"), "L-5.5")?;
+        self.require_card(seat, card)?;
         if self.rules.no_discard_of_taken_card
             && self.taken_discard == Some(card)
             && self.seats[seat as usize].hand.get(card) == 1
@@ -1569,13 +1614,17 @@ impl GameState {
             Plan::GoDown {
                 groups,
                 shapes,
-                used,
                 ends_round,
                 floats,
             } => {
                 let first = self.table.len();
                 let count = groups.len();
-                self.seats[s].hand.try_remove(&used);
+                // Checked: the hand holds every card (the plan carries no counts, to
+                // stay small).
+                groups
+                    .iter()
+                    .flatten()
+                    .for_each(|c| self.seats[s].hand.0[c.id() as usize] -= 1);
                 self.table
                     .extend(groups.iter().zip(shapes.shapes()).map(|(cards, shape)| TableMeld {
                         owner: s,
@@ -1597,30 +1646,32 @@ impl GameState {
                 meld,
                 cards,
                 grown,
-                used,
                 floats,
             } => {
-                self.seats[s].hand.try_remove(&used);
-                self.table[meld].meld = grown;
+                cards.iter().for_each(|c| self.seats[s].hand.0[c.id() as usize] -= 1);
+                match grown {
+                    Grown::One(one) => self.table[meld].meld.grow(&one),
+                    Grown::Built(grown) => self.table[meld].meld = grown,
+                }
                 if floats {
                     floating = true;
                     round_end = self.end_turn();
                 }
-                // The cards in id order, as `used.to_cards()` lists them, without
-                // walking every card kind.
+                // The cards in id order, as `CardCounts::to_cards` lists them,
+                // without walking every card kind.
                 let mut laid = cards.to_vec();
                 laid.sort_unstable();
-                debug_assert_eq!(laid, used.to_cards());
+                debug_assert_eq!(laid, CardCounts::from_cards(cards).to_cards());
                 EventKind::LaidOff { meld, cards: laid }
             }
             Plan::Swap {
                 meld,
-                swapped,
                 card,
                 to_meld,
-                grown,
+                melds,
                 floats,
             } => {
+                let (swapped, grown) = *melds;
                 self.seats[s].hand.0[card.id() as usize] -= 1;
                 self.table[meld].meld = swapped;
                 self.table[to_meld].meld = grown;
