@@ -274,6 +274,16 @@ enum Grown {
     Built(Meld),
 }
 
+/// A new table meld's cards, with room for a few lay-offs (L-5.3) so that they grow
+/// it without moving it.
+fn with_room_to_grow(cards: &[Card]) -> Vec<Card> {
+    let mut room = Vec::with_capacity(cards.len() + 4);
+    room.extend_from_slice(cards);
+    room
+}
+
+/// A refusal (cold: the checks' usual path is the one that passes).
+#[cold]
 fn refuse<T>(code: ErrorCode, rule: &'static str, msg: Message) -> Result<T> {
     Err(Error::refused(code, rule, msg))
 }
@@ -368,15 +378,22 @@ impl GameState {
 
     /// `invalid_argument` unless `seat` is a seat of this game. Accessors taking a
     /// seat index panic on a bad seat; call this first with untrusted input.
+    #[inline]
     pub fn check_seat(&self, seat: usize) -> Result<()> {
         if seat >= self.players() {
-            return Err(Error::with(
-                ErrorCode::InvalidArgument,
-                None,
-                msg!("seat.no_such_seat", seat = seat, players = self.players),
-            ));
+            return Err(self.no_such_seat(seat));
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn no_such_seat(&self, seat: usize) -> Error {
+        Error::with(
+            ErrorCode::InvalidArgument,
+            None,
+            msg!("seat.no_such_seat", seat = seat, players = self.players),
+        )
     }
 
     pub fn rules(&self) -> &RuleSet {
@@ -522,6 +539,7 @@ impl GameState {
     /// player, the next seat asked in the buying window (L-6.3, skipping the previous
     /// buyer, L-6.4) or about a call (W-7), a Liverpool caller who owes its discard
     /// (W-7.2), or after a round the next round's dealer. `None` at game over.
+    #[inline]
     pub fn to_act(&self) -> Option<usize> {
         match self.phase {
             Phase::Cut => Some(self.cutter()),
@@ -858,20 +876,8 @@ impl GameState {
     fn plan<'a>(&self, seat: usize, action: &'a Action) -> Result<Plan<'a>> {
         self.check_seat(seat)?;
         let seat = seat as u8;
-        match (self.phase, action) {
-            (Phase::GameOver, Action::NextRound) => {
-                return refuse(ErrorCode::GameOver, "L-10.3", msg!("game.over_no_next_round"))
-            }
-            (Phase::RoundOver | Phase::GameOver, Action::CallRummy | Action::CallLiverpool { .. })
-                if self.has_calls() && self.went_out.is_some() =>
-            {
-                return refuse(ErrorCode::CallNotAllowed, "W-7", msg!("call.after_going_out"))
-            }
-            (Phase::GameOver, _) => return refuse(ErrorCode::RoundOver, "L-10.3", msg!("game.over")),
-            (Phase::RoundOver, a) if *a != Action::NextRound => {
-                return refuse(ErrorCode::RoundOver, "L-5.6", msg!("round.over_only_next_round"))
-            }
-            _ => {}
+        if matches!(self.phase, Phase::RoundOver | Phase::GameOver) {
+            self.require_round_going_on(action)?;
         }
         match action {
             Action::Cut { size } => self.plan_cut(seat, *size),
@@ -1105,17 +1111,49 @@ impl GameState {
         Ok(Plan::CallLiverpool { meld, grown })
     }
 
+    /// After a round (L-5.6) or the game (L-10.3) only `next_round` is left. Out of
+    /// line, as are the other refusals below, so that `plan`'s usual path stays
+    /// short.
+    #[cold]
+    #[inline(never)]
+    fn require_round_going_on(&self, action: &Action) -> Result<()> {
+        match (self.phase, action) {
+            (Phase::GameOver, Action::NextRound) => {
+                refuse(ErrorCode::GameOver, "L-10.3", msg!("game.over_no_next_round"))
+            }
+            (Phase::RoundOver | Phase::GameOver, Action::CallRummy | Action::CallLiverpool { .. })
+                if self.has_calls() && self.went_out.is_some() =>
+            {
+                refuse(ErrorCode::CallNotAllowed, "W-7", msg!("call.after_going_out"))
+            }
+            (Phase::GameOver, _) => refuse(ErrorCode::RoundOver, "L-10.3", msg!("game.over")),
+            (Phase::RoundOver, a) if *a != Action::NextRound => {
+                refuse(ErrorCode::RoundOver, "L-5.6", msg!("round.over_only_next_round"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    #[inline]
     fn require_active(&self, seat: u8) -> Result<()> {
         if seat != self.active {
-            return refuse(
-                ErrorCode::NotYourTurn,
-                "L-1.3",
-                msg!("turn.not_your_turn", active = self.active, seat = seat),
-            );
+            return Err(self.not_your_turn(seat));
         }
         Ok(())
     }
 
+    #[cold]
+    #[inline(never)]
+    fn not_your_turn(&self, seat: u8) -> Error {
+        Error::refused(
+            ErrorCode::NotYourTurn,
+            "L-1.3",
+            msg!("turn.not_your_turn", active = self.active, seat = seat),
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
     fn wrong_phase(&self, what: Message, rule: &'static str) -> Error {
         let now = match self.phase {
             Phase::Cut => msg!("phase.not_dealt"),
@@ -1202,6 +1240,14 @@ impl GameState {
         if held {
             return Ok(named);
         }
+        self.cards_not_held(seat, cards)
+    }
+
+    /// [`Self::require_cards`]'s refusal: the first card named more often than held.
+    #[cold]
+    #[inline(never)]
+    fn cards_not_held(&self, seat: u8, cards: impl IntoIterator<Item = Card> + Clone) -> Result<CardCounts> {
+        let hand = &self.seats[seat as usize].hand;
         let named = |c: Card| cards.clone().into_iter().filter(|&x| x == c).count();
         if let Some(c) = cards.clone().into_iter().find(|&c| named(c) > hand.get(c) as usize) {
             let held = hand.get(c);
@@ -1628,7 +1674,7 @@ impl GameState {
                 self.table
                     .extend(groups.iter().zip(shapes.shapes()).map(|(cards, shape)| TableMeld {
                         owner: s,
-                        meld: shape.with_cards(cards.clone()),
+                        meld: shape.with_cards(with_room_to_grow(cards)),
                     }));
                 self.seats[s].down = true;
                 self.down_this_turn = true;
