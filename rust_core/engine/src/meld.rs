@@ -814,13 +814,15 @@ fn quick_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> 
     // Every group is within the copy limit once the whole go-down is.
     let mut readings = [[NO_SHAPE; 2]; MAX_CONTRACT_MELDS];
     let mut counts = [0usize; MAX_CONTRACT_MELDS];
+    // A reading of a kind the contract does not ask for is never part of a legal
+    // go-down: it is not judged.
+    let (want_sets, want_runs) = (contract.sets() as usize, contract.runs() as usize);
     for (i, g) in groups.iter().enumerate() {
-        let set = Meld::judge_set(g, rules, false).ok();
-        let run = Meld::judge_run(g, rules, rules.run_size_min, false).ok();
+        let set = (want_sets > 0).then(|| Meld::judge_set(g, rules, false).ok()).flatten();
+        let run = (want_runs > 0)
+            .then(|| Meld::judge_run(g, rules, rules.run_size_min, false).ok())
+            .flatten();
         for shape in [set, run].into_iter().flatten() {
-            if contract.whole_hand && shape.kind == MeldKind::Set && contract.sets() == 0 {
-                continue;
-            }
             readings[i][counts[i]] = shape;
             counts[i] += 1;
         }
@@ -828,7 +830,6 @@ fn quick_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> 
             return None;
         }
     }
-    let (want_sets, want_runs) = (contract.sets() as usize, contract.runs() as usize);
     let combos: usize = counts[..n].iter().product();
     let mut pick = [NO_SHAPE; MAX_CONTRACT_MELDS];
     for k in 0..combos {

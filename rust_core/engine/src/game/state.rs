@@ -539,7 +539,7 @@ impl GameState {
     /// player, the next seat asked in the buying window (L-6.3, skipping the previous
     /// buyer, L-6.4) or about a call (W-7), a Liverpool caller who owes its discard
     /// (W-7.2), or after a round the next round's dealer. `None` at game over.
-    #[inline]
+    #[inline(always)]
     pub fn to_act(&self) -> Option<usize> {
         match self.phase {
             Phase::Cut => Some(self.cutter()),
