@@ -200,8 +200,23 @@ impl CardCounts {
     pub fn jokers(&self) -> u8 {
         self.0[JOKER_ID as usize]
     }
+    /// How many cards, copies counted. Eight counts at a time: the engine and the
+    /// bots ask this of every hand many times a turn, and a byte-by-byte sum costs
+    /// two instructions a card kind.
+    #[inline]
     pub fn total(&self) -> usize {
-        self.0.iter().map(|&n| n as usize).sum()
+        const LOW_BYTES: u64 = 0x00FF_00FF_00FF_00FF;
+        let (words, rest) = self.0.split_at(48);
+        // Four 16-bit lanes, each the sum of at most 12 counts (12 * 255 < 2^16).
+        let mut lanes = 0u64;
+        for word in words.chunks_exact(8) {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(word);
+            let v = u64::from_le_bytes(bytes);
+            lanes += (v & LOW_BYTES) + ((v >> 8) & LOW_BYTES);
+        }
+        let words_total = (lanes & 0xFFFF) + ((lanes >> 16) & 0xFFFF) + ((lanes >> 32) & 0xFFFF) + (lanes >> 48);
+        words_total as usize + rest.iter().map(|&n| n as usize).sum::<usize>()
     }
     /// The cards in id order (jokers last), each repeated by its count.
     pub fn to_cards(&self) -> Vec<Card> {
@@ -243,6 +258,15 @@ mod tests {
             assert_eq!(Card::new(card.rank(), card.suit().unwrap()), card);
         }
         assert_eq!(Card::JOKER.rank(), 0);
+    }
+
+    proptest::proptest! {
+        /// The word-wise total equals the plain sum of the counts, large counts included.
+        #[test]
+        fn total_is_the_sum_of_the_counts(counts in proptest::array::uniform::<_, CARD_KINDS>(proptest::prop_oneof![0u8..=4, proptest::num::u8::ANY])) {
+            let plain: usize = counts.iter().map(|&n| n as usize).sum();
+            proptest::prop_assert_eq!(CardCounts(counts).total(), plain);
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use crate::card::{format_cards, Card, Suit, JOKER_ID};
 use crate::error::{Error, ErrorCode, Message, Result};
 use crate::msg;
-use crate::rules::{Contract, MeldSpec, RuleSet};
+use crate::rules::{Contract, MeldSpec, RuleSet, MAX_CONTRACT_MELDS};
 use serde::{Deserialize, Serialize};
 
 pub use crate::rules::MeldKind;
@@ -32,6 +32,40 @@ pub struct Meld {
     start: u8,
     /// The rule set's wild rank (C-8 California), 0 if only jokers are wild.
     wild: u8,
+}
+
+/// A meld's verdict without its cards: everything a [`Meld`] holds besides the card
+/// list. The go-down check judges groups into shapes and builds a `Meld` (one
+/// allocation) only for the reading it keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    kind: MeldKind,
+    key: u8,
+    start: u8,
+    wild: u8,
+}
+
+impl Shape {
+    /// The meld of this shape made of `cards` (the cards it was judged from).
+    pub(crate) fn with_cards(self, cards: Vec<Card>) -> Meld {
+        Meld {
+            kind: self.kind,
+            cards,
+            key: self.key,
+            start: self.start,
+            wild: self.wild,
+        }
+    }
+}
+
+/// One card laid off on a meld ([`Meld::judge_lay_off_one`]): the card, whether it
+/// goes before the meld's cards (a run's low end) or after them, and the grown
+/// meld's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct OneCardLayOff {
+    card: Card,
+    at_low: bool,
+    shape: Shape,
 }
 
 /// The rank of a run position (14 is the ace).
@@ -126,6 +160,15 @@ impl LayOffFault {
 }
 
 impl Meld {
+    /// This meld without its cards.
+    pub(crate) fn shape(&self) -> Shape {
+        Shape {
+            kind: self.kind,
+            key: self.key,
+            start: self.start,
+            wild: self.wild,
+        }
+    }
     pub fn kind(&self) -> MeldKind {
         self.kind
     }
@@ -197,6 +240,11 @@ impl Meld {
     /// sentence: the legal moves and the go-down check test many readings and keep
     /// only the verdict; [`MeldFault::error`] says it when someone reads it.
     fn check_set(cards: &[Card], rules: &RuleSet, copies: bool) -> std::result::Result<Meld, MeldFault> {
+        Meld::judge_set(cards, rules, copies).map(|shape| shape.with_cards(cards.to_vec()))
+    }
+
+    /// [`Meld::check_set`] without building the meld.
+    fn judge_set(cards: &[Card], rules: &RuleSet, copies: bool) -> std::result::Result<Shape, MeldFault> {
         if copies && !meld_copies_fit(cards, rules) {
             return Err(MeldFault::Copies);
         }
@@ -217,9 +265,8 @@ impl Meld {
         if count < rules.min_naturals_set.max(1) as usize {
             return Err(MeldFault::SetFewNaturals(rules.min_naturals_set));
         }
-        Ok(Meld {
+        Ok(Shape {
             kind: MeldKind::Set,
-            cards: cards.to_vec(),
             key: first.rank(),
             start: 0,
             wild: rules.wild_rank.unwrap_or(0),
@@ -238,6 +285,11 @@ impl Meld {
     /// The verdict of [`Meld::run`] (`copies`: with the deck's copy limit), at least
     /// `min_len` cards, without a sentence (see [`Meld::check_set`]).
     fn check_run(cards: &[Card], rules: &RuleSet, min_len: u8, copies: bool) -> std::result::Result<Meld, MeldFault> {
+        Meld::judge_run(cards, rules, min_len, copies).map(|shape| shape.with_cards(cards.to_vec()))
+    }
+
+    /// [`Meld::check_run`] without building the meld.
+    fn judge_run(cards: &[Card], rules: &RuleSet, min_len: u8, copies: bool) -> std::result::Result<Shape, MeldFault> {
         if copies && !meld_copies_fit(cards, rules) {
             return Err(MeldFault::Copies);
         }
@@ -283,9 +335,8 @@ impl Meld {
             };
             return Err(MeldFault::RunFewNaturals(rules.min_naturals_run, rule));
         }
-        Ok(Meld {
+        Ok(Shape {
             kind: MeldKind::Run,
-            cards: cards.to_vec(),
             key: suit,
             start: start as u8,
             wild: rules.wild_rank.unwrap_or(0),
@@ -353,22 +404,145 @@ impl Meld {
 
     /// Would [`Meld::lay_off`] succeed? The same checks, without building the error
     /// (the legal moves and the bots ask this of every card and every table meld).
+    /// One card is judged without building the grown meld.
     pub fn can_lay_off(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> bool {
+        if let [card] = cards {
+            let fits = self.judge_lay_off_one(*card, end, rules).is_some();
+            debug_assert_eq!(fits, self.try_lay_off_fully(cards, end, rules).is_ok());
+            return fits;
+        }
         !cards.is_empty() && self.try_lay_off(cards, end, rules).is_ok()
     }
 
     /// [`Meld::lay_off`] for a non-empty `cards`, with the reason of a refusal as a
     /// [`LayOffFault`] (no sentence built).
     fn try_lay_off(&self, cards: &[Card], end: Option<End>, rules: &RuleSet) -> std::result::Result<Meld, LayOffFault> {
+        if let [card] = cards {
+            if let Some(grown) = self.lay_off_one(*card, end, rules) {
+                debug_assert_eq!(
+                    self.try_lay_off_fully(cards, end, rules).ok().as_ref(),
+                    Some(&grown),
+                    "the one-card lay-off agrees with the full one"
+                );
+                return Ok(grown);
+            }
+        }
+        self.try_lay_off_fully(cards, end, rules)
+    }
+
+    /// One card laid off: the grown meld when the card fits, `None` when it does not
+    /// (then [`Self::try_lay_off_fully`] says why).
+    fn lay_off_one(&self, card: Card, end: Option<End>, rules: &RuleSet) -> Option<Meld> {
+        self.judge_lay_off_one(card, end, rules).map(|one| self.grown_by(&one))
+    }
+
+    /// Where one card laid off goes (what the bots try, card by card), judged on a
+    /// copy on the stack: `None` when it does not fit. A natural goes next to either
+    /// end of a run (an ace low first, as the full check prefers); a wild card
+    /// extends `end` (default: high if there is room, else low); a set takes it last.
+    pub(crate) fn judge_lay_off_one(&self, card: Card, end: Option<End>, rules: &RuleSet) -> Option<OneCardLayOff> {
+        let wild = rules.is_wild(card);
+        let at_low = match self.kind {
+            MeldKind::Set => {
+                if !wild && card.rank() != self.key {
+                    return None;
+                }
+                false
+            }
+            MeldKind::Run => {
+                let (low, high) = self.span()?;
+                let (room_low, room_high) = (low > 1, high < 14);
+                if wild {
+                    match end {
+                        Some(End::High) if room_high => false,
+                        Some(End::Low) if room_low => true,
+                        None if room_high => false,
+                        None if room_low => true,
+                        _ => return None,
+                    }
+                } else {
+                    if card.suit_index() != self.key {
+                        return None;
+                    }
+                    let rank = card.rank();
+                    let fits_low = |pos: u8| pos + 1 == low;
+                    let fits_high = |pos: u8| pos == high + 1;
+                    if fits_low(rank) {
+                        true
+                    } else if fits_high(rank) || (rank == 1 && fits_high(14)) {
+                        false
+                    } else {
+                        return None;
+                    }
+                }
+            }
+        };
+        // The grown cards on the stack when they fit (melds seldom hold more).
+        let n = self.cards.len() + 1;
+        let mut on_stack = [Card::JOKER; 32];
+        let mut on_heap = Vec::new();
+        let grown: &mut [Card] = if n <= on_stack.len() {
+            &mut on_stack[..n]
+        } else {
+            on_heap.resize(n, Card::JOKER);
+            &mut on_heap
+        };
+        if at_low {
+            grown[0] = card;
+            grown[1..].copy_from_slice(&self.cards);
+        } else {
+            grown[..n - 1].copy_from_slice(&self.cards);
+            grown[n - 1] = card;
+        }
+        let shape = match self.kind {
+            MeldKind::Set => Meld::judge_set(grown, rules, true),
+            MeldKind::Run => Meld::judge_run(grown, rules, 1, false),
+        }
+        .ok()?;
+        Some(OneCardLayOff { card, at_low, shape })
+    }
+
+    /// This meld with the card of `one` (judged on it) laid off.
+    pub(crate) fn grown_by(&self, one: &OneCardLayOff) -> Meld {
+        let mut cards = Vec::with_capacity(self.cards.len() + 1);
+        if one.at_low {
+            cards.push(one.card);
+            cards.extend_from_slice(&self.cards);
+        } else {
+            cards.extend_from_slice(&self.cards);
+            cards.push(one.card);
+        }
+        one.shape.with_cards(cards)
+    }
+
+    /// [`Self::grown_by`] in place: the table's meld grows without a new card list.
+    pub(crate) fn grow(&mut self, one: &OneCardLayOff) {
+        if one.at_low {
+            self.cards.insert(0, one.card);
+        } else {
+            self.cards.push(one.card);
+        }
+        let Shape { kind, key, start, wild } = one.shape;
+        (self.kind, self.key, self.start, self.wild) = (kind, key, start, wild);
+    }
+
+    /// [`Self::try_lay_off`] for any number of cards.
+    fn try_lay_off_fully(
+        &self,
+        cards: &[Card],
+        end: Option<End>,
+        rules: &RuleSet,
+    ) -> std::result::Result<Meld, LayOffFault> {
         match self.kind {
             MeldKind::Set => {
                 if let Some(&c) = cards.iter().find(|&&c| !rules.is_wild(c) && c.rank() != self.key) {
                     return Err(LayOffFault::WrongRank(c));
                 }
-                let mut grown = self.cards.clone();
+                let mut grown = Vec::with_capacity(self.cards.len() + cards.len());
+                grown.extend_from_slice(&self.cards);
                 grown.extend_from_slice(cards);
-                match Meld::check_set(&grown, rules, true) {
-                    Ok(meld) => Ok(meld),
+                match Meld::judge_set(&grown, rules, true) {
+                    Ok(shape) => Ok(shape.with_cards(grown)),
                     Err(fault) => Err(LayOffFault::NotAMeld(grown, fault)),
                 }
             }
@@ -470,8 +644,8 @@ impl Meld {
         }
         let (_, slots, start) = best.ok_or(last_reason)?;
         let grown: Vec<Card> = slots.into_iter().map(|s| s.expect("filled")).collect();
-        let meld = match Meld::check_run(&grown, rules, 1, false) {
-            Ok(meld) => meld,
+        let meld = match Meld::judge_run(&grown, rules, 1, false) {
+            Ok(shape) => shape.with_cards(grown),
             Err(fault) => return Err(LayOffFault::NotAMeld(grown, fault)),
         };
         debug_assert_eq!(meld.start, start);
@@ -542,9 +716,9 @@ pub fn adjacent_same_suit_runs(runs: &[&Meld]) -> Option<(usize, usize)> {
 
 /// [`check_meld_copies`]'s verdict without its error: do `cards` fit the largest
 /// deck of the rules (L-1.2)?
-fn meld_copies_fit(cards: &[Card], rules: &RuleSet) -> bool {
+fn meld_copies_fit<'a>(cards: impl IntoIterator<Item = &'a Card>, rules: &RuleSet) -> bool {
     let mut counts = [0u32; 53];
-    cards.iter().for_each(|c| counts[c.id() as usize] += 1);
+    cards.into_iter().for_each(|c| counts[c.id() as usize] += 1);
     let (decks, jokers) = rules.largest_deck();
     counts[JOKER_ID as usize] <= u32::from(jokers) && counts[..52].iter().all(|&n| n <= u32::from(decks))
 }
@@ -566,6 +740,171 @@ fn check_meld_copies<'a>(cards: impl IntoIterator<Item = &'a Card>, rules: &Rule
 /// the cards (and, for a whole-hand round, whether they are the whole hand) is the
 /// caller's check.
 pub fn check_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> Result<Vec<Meld>> {
+    go_down_shapes(groups, contract, rules).map(|shapes| shapes.melds(groups))
+}
+
+/// The shapes of a legal go-down, one per group in the order given (at most a
+/// contract's [`MAX_CONTRACT_MELDS`]); [`GoDownShapes::melds`] builds the melds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct GoDownShapes {
+    shapes: [Shape; MAX_CONTRACT_MELDS],
+    len: u8,
+}
+
+/// A placeholder in the unused places of fixed arrays of shapes.
+const NO_SHAPE: Shape = Shape {
+    kind: MeldKind::Set,
+    key: 0,
+    start: 0,
+    wild: 0,
+};
+
+impl GoDownShapes {
+    fn of(melds: &[Meld]) -> GoDownShapes {
+        let mut shapes = [NO_SHAPE; MAX_CONTRACT_MELDS];
+        for (slot, meld) in shapes.iter_mut().zip(melds) {
+            *slot = meld.shape();
+        }
+        debug_assert!(melds.len() <= MAX_CONTRACT_MELDS, "a go-down has a contract's melds");
+        GoDownShapes {
+            shapes,
+            len: melds.len().min(MAX_CONTRACT_MELDS) as u8,
+        }
+    }
+
+    /// One shape per group, in the order given.
+    pub(crate) fn shapes(&self) -> &[Shape] {
+        &self.shapes[..self.len as usize]
+    }
+
+    /// The melds of the go-down, made of `groups` (the groups that were judged).
+    pub(crate) fn melds(&self, groups: &[Vec<Card>]) -> Vec<Meld> {
+        groups
+            .iter()
+            .zip(&self.shapes[..self.len as usize])
+            .map(|(g, shape)| shape.with_cards(g.clone()))
+            .collect()
+    }
+}
+
+/// [`check_go_down`] without building the melds: the verdict the engine plans a
+/// go-down with (the bots ask it of every go-down they consider, through
+/// `GameState::can`). A legal go-down is recognised without allocating; anything
+/// else, and every error, comes from the full check.
+pub(crate) fn go_down_shapes(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> Result<GoDownShapes> {
+    if let Some(shapes) = quick_go_down(groups, contract, rules) {
+        debug_assert_eq!(
+            check_go_down_fully(groups, contract, rules).ok(),
+            Some(shapes.melds(groups)),
+            "the quick go-down check agrees with the full one"
+        );
+        return Ok(shapes);
+    }
+    check_go_down_fully(groups, contract, rules).map(|melds| GoDownShapes::of(&melds))
+}
+
+/// The readings of the full check, tried in the same order, on fixed arrays: the
+/// shapes of the first reading that meets the contract, or `None` when there is no
+/// such reading or the input is unusual (then the full check decides and explains).
+fn quick_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> Option<GoDownShapes> {
+    let n = groups.len();
+    if n != contract.count() || n > MAX_CONTRACT_MELDS || !meld_copies_fit(groups.iter().flatten(), rules) {
+        return None;
+    }
+    // Every group is within the copy limit once the whole go-down is.
+    let mut readings = [[NO_SHAPE; 2]; MAX_CONTRACT_MELDS];
+    let mut counts = [0usize; MAX_CONTRACT_MELDS];
+    // A reading of a kind the contract does not ask for is never part of a legal
+    // go-down: it is not judged.
+    let (want_sets, want_runs) = (contract.sets() as usize, contract.runs() as usize);
+    for (i, g) in groups.iter().enumerate() {
+        let set = (want_sets > 0).then(|| Meld::judge_set(g, rules, false).ok()).flatten();
+        let run = (want_runs > 0)
+            .then(|| Meld::judge_run(g, rules, rules.run_size_min, false).ok())
+            .flatten();
+        for shape in [set, run].into_iter().flatten() {
+            readings[i][counts[i]] = shape;
+            counts[i] += 1;
+        }
+        if counts[i] == 0 {
+            return None;
+        }
+    }
+    let combos: usize = counts[..n].iter().product();
+    let mut pick = [NO_SHAPE; MAX_CONTRACT_MELDS];
+    for k in 0..combos {
+        let mut rest = k;
+        for i in 0..n {
+            pick[i] = readings[i][rest % counts[i]];
+            rest /= counts[i];
+        }
+        let sets = pick[..n].iter().filter(|s| s.kind == MeldKind::Set).count();
+        if sets != want_sets || n - sets != want_runs {
+            continue;
+        }
+        if !sizes_fit(&pick[..n], groups, contract, rules) {
+            continue;
+        }
+        if rules.same_suit_runs_need_gap && runs_touch(&pick[..n], groups) {
+            continue;
+        }
+        return Some(GoDownShapes {
+            shapes: pick,
+            len: n as u8,
+        });
+    }
+    None
+}
+
+/// [`size_problem`]'s verdict: the longest melds of a kind paired with the
+/// contract's longest minimums, every length within its meld's range.
+fn sizes_fit(picked: &[Shape], groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> bool {
+    for kind in [MeldKind::Set, MeldKind::Run] {
+        let mut lens = [0u8; MAX_CONTRACT_MELDS];
+        let mut nl = 0;
+        for (shape, g) in picked.iter().zip(groups) {
+            if shape.kind == kind {
+                lens[nl] = g.len() as u8;
+                nl += 1;
+            }
+        }
+        let mut ranges = [(0u8, None); MAX_CONTRACT_MELDS];
+        let mut nr = 0;
+        for spec in contract.melds().iter().filter(|s| s.kind == kind) {
+            ranges[nr] = rules.meld_range(spec, contract.whole_hand);
+            nr += 1;
+        }
+        // Longest first on both sides (within a kind, the maximum follows the minimum).
+        lens[..nl].sort_unstable_by_key(|&len| std::cmp::Reverse(len));
+        ranges[..nr].sort_unstable_by_key(|&(min, _)| std::cmp::Reverse(min));
+        let fits = lens[..nl]
+            .iter()
+            .zip(&ranges[..nr])
+            .all(|(&len, &(min, max))| len >= min && max.is_none_or(|max| len <= max));
+        if !fits {
+            return false;
+        }
+    }
+    true
+}
+
+/// [`adjacent_same_suit_runs`]'s verdict (L-4.4) for the runs among `picked`.
+fn runs_touch(picked: &[Shape], groups: &[Vec<Card>]) -> bool {
+    let span = |i: usize| {
+        let start = i32::from(picked[i].start);
+        (start, start + groups[i].len() as i32 - 1)
+    };
+    let is_run = |i: usize| picked[i].kind == MeldKind::Run;
+    (0..picked.len()).filter(|&i| is_run(i)).any(|i| {
+        (0..picked.len())
+            .filter(|&j| j != i && is_run(j) && picked[j].key == picked[i].key)
+            .any(|j| span(j).0 == span(i).1 + 1)
+    })
+}
+
+/// [`check_go_down`] the long way: every reading as a [`Meld`], and the error of
+/// each kind of failure.
+fn check_go_down_fully(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> Result<Vec<Meld>> {
     // L-1.2: all the melds together come from one deck (the largest the rules use).
     check_meld_copies(groups.iter().flatten(), rules, msg!("what.the_go_down"))?;
     let want = contract.count();
@@ -702,6 +1041,7 @@ fn size_problem(melds: &[&Meld], contract: &Contract, rules: &RuleSet) -> Option
 mod tests {
     use super::*;
     use crate::card::parse_cards;
+    use proptest::prelude::*;
 
     fn cards(s: &str) -> Vec<Card> {
         parse_cards(&s.split_whitespace().collect::<Vec<_>>()).unwrap()
@@ -789,6 +1129,144 @@ mod tests {
                         assert!(e.message.contains(&format_cards(meld.cards())), "{}", e.message);
                     }
                 }
+            }
+        }
+    }
+
+    /// A set-like group: naturals of one rank and a few jokers.
+    fn set_group() -> impl Strategy<Value = Vec<Card>> {
+        (1u8..=13, proptest::collection::vec(0u8..4, 1..5), 0usize..3).prop_map(|(rank, suits, jokers)| {
+            let mut g: Vec<Card> = suits.iter().map(|&s| Card::new(rank, Suit::from_index(s))).collect();
+            g.extend(std::iter::repeat_n(Card::JOKER, jokers));
+            g
+        })
+    }
+
+    /// A run-like group: consecutive positions of one suit (aces low or high), some
+    /// of them jokers.
+    fn run_group() -> impl Strategy<Value = Vec<Card>> {
+        (0u8..4, 1u8..=12, 3u8..9, proptest::num::u8::ANY)
+            .prop_map(|(suit, start, len, jokers)| run_cards(suit, start, len, jokers))
+    }
+
+    /// The run of `suit` over positions `start..start + len` (cut at the ace high),
+    /// with a joker in some places (`jokers` as bits).
+    fn run_cards(suit: u8, start: u8, len: u8, jokers: u8) -> Vec<Card> {
+        (start..(start + len).min(15))
+            .enumerate()
+            .map(|(i, pos)| {
+                if jokers >> (i % 8) & 1 == 1 && i % 3 == 1 {
+                    Card::JOKER
+                } else {
+                    Card::new(position_rank(pos), Suit::from_index(suit))
+                }
+            })
+            .collect()
+    }
+
+    fn any_card() -> impl Strategy<Value = Card> {
+        (0u8..53).prop_map(|id| Card::from_id(id).unwrap())
+    }
+
+    fn any_group() -> impl Strategy<Value = Vec<Card>> {
+        prop_oneof![3 => set_group(), 3 => run_group(), 1 => proptest::collection::vec(any_card(), 0..6)]
+    }
+
+    fn any_end() -> impl Strategy<Value = Option<End>> {
+        prop_oneof![Just(None), Just(Some(End::Low)), Just(Some(End::High))]
+    }
+
+    /// A rule set of the presets and one of its contracts.
+    fn preset_and_contract(preset: usize, round: usize) -> (RuleSet, Contract) {
+        let names = RuleSet::preset_names();
+        let rules = RuleSet::preset(names[preset % names.len()]).unwrap();
+        let contract = rules.contracts[round % rules.contracts.len()];
+        (rules, contract)
+    }
+
+    proptest! {
+        /// L-4.6 / L-8: the allocation-free go-down check accepts exactly the
+        /// go-downs the full check accepts, with the same melds (on groups shaped
+        /// like the contract, and on any groups).
+        #[test]
+        fn quick_go_down_agrees_with_the_full_check(
+            preset in 0usize..16,
+            round in 0usize..8,
+            sets in proptest::collection::vec(set_group(), 0..4),
+            runs in proptest::collection::vec(run_group(), 0..4),
+            order in proptest::num::u8::ANY,
+            others in proptest::collection::vec(any_group(), 0..5),
+        ) {
+            let (rules, contract) = preset_and_contract(preset, round);
+            let (mut s, mut r) = (sets.into_iter(), runs.into_iter());
+            let mut shaped = Vec::new();
+            for (i, spec) in contract.melds().iter().enumerate() {
+                // Mostly the contract's kind; now and then the other one.
+                let kind_wanted = if order >> (i % 8) & 1 == 1 && i % 2 == 0 { MeldKind::Run } else { spec.kind };
+                shaped.extend(if kind_wanted == MeldKind::Set { s.next() } else { r.next() });
+            }
+            for groups in [shaped, others] {
+                let quick = quick_go_down(&groups, &contract, &rules).map(|shapes| shapes.melds(&groups));
+                prop_assert_eq!(quick, check_go_down_fully(&groups, &contract, &rules).ok(), "{:?}", groups);
+            }
+            // L-4.4: two runs of one suit that touch end to end, or leave a gap.
+            let two_runs = Contract::new(0, 2);
+            let (suit, start, len) = (order % 4, 1 + order % 5, rules.run_size_min + (order >> 4) % 2);
+            let touching = vec![
+                run_cards(suit, start, len, order),
+                run_cards(suit, start + len + (order >> 7), rules.run_size_min, 0),
+            ];
+            let quick = quick_go_down(&touching, &two_runs, &rules).map(|shapes| shapes.melds(&touching));
+            prop_assert_eq!(quick, check_go_down_fully(&touching, &two_runs, &rules).ok(), "{:?}", touching);
+        }
+
+        /// L-1.2: the copy check's verdict agrees with the checked copy limit, also
+        /// for a card repeated more than 255 times.
+        #[test]
+        fn copies_fit_agrees_with_the_copy_check(
+            preset in 0usize..16,
+            cards in proptest::collection::vec(any_card(), 0..24),
+            repeated in any_card(),
+            times in prop_oneof![0usize..6, 250usize..300],
+        ) {
+            let (rules, _) = preset_and_contract(preset, 0);
+            let mut all = cards;
+            all.extend(std::iter::repeat_n(repeated, times));
+            prop_assert_eq!(
+                meld_copies_fit(&all, &rules),
+                check_meld_copies(&all, &rules, msg!("what.the_meld")).is_ok()
+            );
+        }
+
+        /// L-5.3: one card laid off the quick way gives exactly the meld of the full
+        /// lay-off, and fits exactly when the full lay-off accepts it.
+        #[test]
+        fn one_card_lay_off_agrees_with_the_full_one(
+            preset in 0usize..16,
+            group in any_group(),
+            random_card in any_card(),
+            which in 0u8..5,
+            end in any_end(),
+        ) {
+            let (rules, _) = preset_and_contract(preset, 0);
+            for meld in Meld::interpretations(&group, &rules).unwrap_or_default() {
+                // Mostly a card that could fit: next to either end of a run (an ace
+                // at 1 or 14), another card of a set's rank, a joker.
+                let natural = |pos: u8| Card::new(position_rank(pos.clamp(1, 14)), Suit::from_index(meld.key.min(3)));
+                let card = match (which, meld.span()) {
+                    (1, Some((low, _))) => natural(low.saturating_sub(1)),
+                    (2, Some((_, high))) => natural(high + 1),
+                    (1 | 2, None) => Card::new(meld.key.clamp(1, 13), Suit::from_index(random_card.id() % 4)),
+                    (3, _) => Card::JOKER,
+                    _ => random_card,
+                };
+                prop_assert_eq!(
+                    meld.lay_off_one(card, end, &rules),
+                    meld.try_lay_off_fully(&[card], end, &rules).ok(),
+                    "{} + {}",
+                    meld,
+                    card
+                );
             }
         }
     }

@@ -7,7 +7,7 @@ use super::action::{Action, Event, EventKind, History, RoundEnd, RoundEndReason}
 use crate::card::{Card, CardCounts, CARD_KINDS};
 use crate::deal::{bad_cut, deal_round, draw_cut, shuffled_deck_with, Dealt};
 use crate::error::{Error, ErrorCode, Message, Result};
-use crate::meld::{check_go_down, End, Meld};
+use crate::meld::{go_down_shapes, End, GoDownShapes, Meld, OneCardLayOff};
 use crate::msg;
 use crate::rng::Rng;
 use crate::rules::{BuyPriority, BuyingRule, Contract, JokerSwapRule, RuleSet, TieBreak};
@@ -221,8 +221,9 @@ impl PartialEq for GameState {
     }
 }
 
-/// A validated action, ready to be carried out without further failure.
-enum Plan {
+/// A validated action, ready to be carried out without further failure. It may
+/// borrow the action's cards (a go-down's melds are built only when it is carried out).
+enum Plan<'a> {
     /// The deal, and the RNG after drawing the cut size (when the cutter named none).
     Cut(Box<Dealt>, Rng),
     TakeDiscard,
@@ -242,35 +243,53 @@ enum Plan {
     },
     /// `floats`: the go-down, lay-off or swap empties the hand (W-8).
     GoDown {
-        melds: Vec<Meld>,
-        used: CardCounts,
+        groups: &'a [Vec<Card>],
+        shapes: GoDownShapes,
         ends_round: bool,
         floats: bool,
     },
     LayOff {
         meld: usize,
-        grown: Meld,
-        used: CardCounts,
+        cards: &'a [Card],
+        grown: Grown,
         floats: bool,
     },
+    /// `melds`: the source meld with `card` in the joker's place, and the target
+    /// meld with the joker (boxed: swaps are rare, and a small plan moves cheaply).
     Swap {
         meld: usize,
-        swapped: Meld,
         card: Card,
         to_meld: usize,
-        grown: Meld,
+        melds: Box<(Meld, Meld)>,
         floats: bool,
     },
     Discard(Card),
     NextRound,
 }
 
+/// A table meld after a lay-off: one card's place and the new shape (the meld grows
+/// in place when the lay-off is carried out), or the grown meld built in full.
+enum Grown {
+    One(OneCardLayOff),
+    Built(Meld),
+}
+
+/// A new table meld's cards, with room for a few lay-offs (L-5.3) so that they grow
+/// it without moving it.
+fn with_room_to_grow(cards: &[Card]) -> Vec<Card> {
+    let mut room = Vec::with_capacity(cards.len() + 4);
+    room.extend_from_slice(cards);
+    room
+}
+
+/// A refusal (cold: the checks' usual path is the one that passes).
+#[cold]
 fn refuse<T>(code: ErrorCode, rule: &'static str, msg: Message) -> Result<T> {
     Err(Error::refused(code, rule, msg))
 }
 
 /// Counts of a card list without overflow; `None` if some card appears more than 255 times.
-fn counts_of(cards: &[Card]) -> Option<CardCounts> {
+fn counts_of(cards: impl IntoIterator<Item = Card>) -> Option<CardCounts> {
     let mut wide = [0u32; CARD_KINDS];
     for c in cards {
         wide[c.id() as usize] += 1;
@@ -320,7 +339,7 @@ impl GameState {
             turn: 0,
             went_out: None,
             rng,
-            history: History::default(),
+            history: History::with_game_capacity(),
             rules,
         })
     }
@@ -359,15 +378,22 @@ impl GameState {
 
     /// `invalid_argument` unless `seat` is a seat of this game. Accessors taking a
     /// seat index panic on a bad seat; call this first with untrusted input.
+    #[inline]
     pub fn check_seat(&self, seat: usize) -> Result<()> {
         if seat >= self.players() {
-            return Err(Error::with(
-                ErrorCode::InvalidArgument,
-                None,
-                msg!("seat.no_such_seat", seat = seat, players = self.players),
-            ));
+            return Err(self.no_such_seat(seat));
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn no_such_seat(&self, seat: usize) -> Error {
+        Error::with(
+            ErrorCode::InvalidArgument,
+            None,
+            msg!("seat.no_such_seat", seat = seat, players = self.players),
+        )
     }
 
     pub fn rules(&self) -> &RuleSet {
@@ -513,6 +539,7 @@ impl GameState {
     /// player, the next seat asked in the buying window (L-6.3, skipping the previous
     /// buyer, L-6.4) or about a call (W-7), a Liverpool caller who owes its discard
     /// (W-7.2), or after a round the next round's dealer. `None` at game over.
+    #[inline(always)]
     pub fn to_act(&self) -> Option<usize> {
         match self.phase {
             Phase::Cut => Some(self.cutter()),
@@ -612,13 +639,62 @@ impl GameState {
 
     /// The next seat asked in the window (L-6.3, skipping the previous buyer, L-6.4,
     /// and seats that cannot buy); `None` when nobody is left (the window closes).
+    #[inline]
     pub(crate) fn next_asked(&self, w: &BuyWindow) -> Option<usize> {
         if self.discard.is_empty() || !self.penalty_available() {
             return None;
         }
-        // `to_act` asks this on every query: the usual clockwise order needs no list.
+        let may_answer = self.answering_seats(w);
+        // `to_act` asks this on every query (three times per pass): the usual
+        // clockwise order is the lowest answering seat after the active player's,
+        // else the lowest one before it.
         let found = match self.rules.buy_priority {
-            // Clockwise from the active player's left, wrapping without a division.
+            BuyPriority::Nearest => {
+                let after_active = may_answer & !(((2u32 << self.active) - 1) as u16);
+                let pick = if after_active != 0 { after_active } else { may_answer };
+                (pick != 0).then(|| pick.trailing_zeros() as usize)
+            }
+            BuyPriority::FirstCaller => self.first_caller_asked(may_answer),
+        };
+        debug_assert_eq!(found, self.next_asked_one_by_one(w), "L-6.3: the asking order");
+        found
+    }
+
+    /// W-6 "Yo": the first seat of [`Self::priority_order`] among `may_answer` (bits).
+    /// Out of line, so that the usual clockwise case stays small enough to inline.
+    #[inline(never)]
+    fn first_caller_asked(&self, may_answer: u16) -> Option<usize> {
+        self.priority_order()
+            .iter()
+            .find(|&s| may_answer >> s & 1 == 1)
+            .map(usize::from)
+    }
+
+    /// [`Self::seat_may_answer`] for every seat at once, as bits (bit `s` = seat `s`).
+    #[inline]
+    fn answering_seats(&self, w: &BuyWindow) -> u16 {
+        let seat_bit = |s: u8| 1u16.checked_shl(u32::from(s)).unwrap_or(0);
+        let mut bits = (((1u32 << self.players) - 1) as u16) & !w.passed & !seat_bit(self.active);
+        if let Some(buyer) = w.last_buyer {
+            bits &= !seat_bit(buyer);
+        }
+        if let Some(limit) = self.rules.buy_limit_per_round {
+            for (s, seat) in self.seats.iter().enumerate() {
+                if seat.buys >= limit {
+                    bits &= !seat_bit(s as u8);
+                }
+            }
+        }
+        bits
+    }
+
+    /// [`Self::next_asked`] seat by seat, without the bit arithmetic: the reference
+    /// the fast version is checked against in debug builds.
+    fn next_asked_one_by_one(&self, w: &BuyWindow) -> Option<usize> {
+        if self.discard.is_empty() || !self.penalty_available() {
+            return None;
+        }
+        let found = match self.rules.buy_priority {
             BuyPriority::Nearest => (self.active + 1..self.players)
                 .chain(0..self.active)
                 .find(|&s| self.seat_may_answer(s, w)),
@@ -797,23 +873,11 @@ impl GameState {
         ))
     }
 
-    fn plan(&self, seat: usize, action: &Action) -> Result<Plan> {
+    fn plan<'a>(&self, seat: usize, action: &'a Action) -> Result<Plan<'a>> {
         self.check_seat(seat)?;
         let seat = seat as u8;
-        match (self.phase, action) {
-            (Phase::GameOver, Action::NextRound) => {
-                return refuse(ErrorCode::GameOver, "L-10.3", msg!("game.over_no_next_round"))
-            }
-            (Phase::RoundOver | Phase::GameOver, Action::CallRummy | Action::CallLiverpool { .. })
-                if self.has_calls() && self.went_out.is_some() =>
-            {
-                return refuse(ErrorCode::CallNotAllowed, "W-7", msg!("call.after_going_out"))
-            }
-            (Phase::GameOver, _) => return refuse(ErrorCode::RoundOver, "L-10.3", msg!("game.over")),
-            (Phase::RoundOver, a) if *a != Action::NextRound => {
-                return refuse(ErrorCode::RoundOver, "L-5.6", msg!("round.over_only_next_round"))
-            }
-            _ => {}
+        if matches!(self.phase, Phase::RoundOver | Phase::GameOver) {
+            self.require_round_going_on(action)?;
         }
         match action {
             Action::Cut { size } => self.plan_cut(seat, *size),
@@ -864,7 +928,7 @@ impl GameState {
         self.rules.rummy_call || self.rules.liverpool_call
     }
 
-    fn plan_take(&self, seat: u8) -> Result<Plan> {
+    fn plan_take(&self, seat: u8) -> Result<Plan<'static>> {
         self.require_active(seat)?;
         match self.phase {
             Phase::Draw { declined: false } => {}
@@ -889,7 +953,7 @@ impl GameState {
         Ok(Plan::TakeDiscard)
     }
 
-    fn plan_draw(&self, seat: u8) -> Result<Plan> {
+    fn plan_draw(&self, seat: u8) -> Result<Plan<'static>> {
         match self.phase {
             Phase::Buying(w) => {
                 let asked = self.next_asked(&w).unwrap_or(self.active as usize);
@@ -918,9 +982,15 @@ impl GameState {
         }
     }
 
-    fn plan_pass(&self, seat: u8) -> Result<Plan> {
+    fn plan_pass(&self, seat: u8) -> Result<Plan<'static>> {
         match self.phase {
             Phase::Buying(w) => {
+                // The seat asked now may pass (L-6.3); only another seat needs the
+                // checks that explain a refusal.
+                if self.next_asked(&w) == Some(seat as usize) {
+                    debug_assert!(self.buy_refusal(seat, &w).is_none() && self.require_asked(seat, &w, false).is_ok());
+                    return Ok(Plan::Pass);
+                }
                 if let Some(e) = self.buy_refusal(seat, &w) {
                     return refuse(
                         ErrorCode::NotYourTurn,
@@ -977,7 +1047,7 @@ impl GameState {
         )
     }
 
-    fn plan_call_rummy(&self, seat: u8) -> Result<Plan> {
+    fn plan_call_rummy(&self, seat: u8) -> Result<Plan<'static>> {
         if !self.rules.rummy_call {
             return refuse(ErrorCode::NotAllowed, "W-7.1", msg!("call.rummy_not_in_rules"));
         }
@@ -1002,7 +1072,7 @@ impl GameState {
         Ok(Plan::CallRummy)
     }
 
-    fn plan_call_liverpool(&self, seat: u8, meld: usize, end: Option<End>) -> Result<Plan> {
+    fn plan_call_liverpool(&self, seat: u8, meld: usize, end: Option<End>) -> Result<Plan<'static>> {
         if !self.rules.liverpool_call {
             return refuse(ErrorCode::NotAllowed, "W-7.2", msg!("liverpool_call.not_in_rules"));
         }
@@ -1041,17 +1111,49 @@ impl GameState {
         Ok(Plan::CallLiverpool { meld, grown })
     }
 
+    /// After a round (L-5.6) or the game (L-10.3) only `next_round` is left. Out of
+    /// line, as are the other refusals below, so that `plan`'s usual path stays
+    /// short.
+    #[cold]
+    #[inline(never)]
+    fn require_round_going_on(&self, action: &Action) -> Result<()> {
+        match (self.phase, action) {
+            (Phase::GameOver, Action::NextRound) => {
+                refuse(ErrorCode::GameOver, "L-10.3", msg!("game.over_no_next_round"))
+            }
+            (Phase::RoundOver | Phase::GameOver, Action::CallRummy | Action::CallLiverpool { .. })
+                if self.has_calls() && self.went_out.is_some() =>
+            {
+                refuse(ErrorCode::CallNotAllowed, "W-7", msg!("call.after_going_out"))
+            }
+            (Phase::GameOver, _) => refuse(ErrorCode::RoundOver, "L-10.3", msg!("game.over")),
+            (Phase::RoundOver, a) if *a != Action::NextRound => {
+                refuse(ErrorCode::RoundOver, "L-5.6", msg!("round.over_only_next_round"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    #[inline]
     fn require_active(&self, seat: u8) -> Result<()> {
         if seat != self.active {
-            return refuse(
-                ErrorCode::NotYourTurn,
-                "L-1.3",
-                msg!("turn.not_your_turn", active = self.active, seat = seat),
-            );
+            return Err(self.not_your_turn(seat));
         }
         Ok(())
     }
 
+    #[cold]
+    #[inline(never)]
+    fn not_your_turn(&self, seat: u8) -> Error {
+        Error::refused(
+            ErrorCode::NotYourTurn,
+            "L-1.3",
+            msg!("turn.not_your_turn", active = self.active, seat = seat),
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
     fn wrong_phase(&self, what: Message, rule: &'static str) -> Error {
         let now = match self.phase {
             Phase::Cut => msg!("phase.not_dealt"),
@@ -1066,10 +1168,11 @@ impl GameState {
         Error::refused(ErrorCode::WrongPhase, rule, msg!("phase.wrong", what = what, now = now))
     }
 
-    fn require_play(&self, seat: u8, what: Message, rule: &'static str) -> Result<()> {
+    /// `what` names the refused play; it is built only for a refusal.
+    fn require_play(&self, seat: u8, what: impl FnOnce() -> Message, rule: &'static str) -> Result<()> {
         self.require_active(seat)?;
         if self.phase != Phase::Play {
-            return Err(self.wrong_phase(what, rule));
+            return Err(self.wrong_phase(what(), rule));
         }
         Ok(())
     }
@@ -1078,9 +1181,10 @@ impl GameState {
     /// discard? Under W-8's `no_discard_of_taken_card` a lone copy of the card taken
     /// from the discard pile does not count, so no player is ever left without a
     /// legal move.
-    pub(super) fn keeps_a_discard(&self, seat: u8, used: &CardCounts) -> bool {
+    /// `left`: the cards left in hand after giving up `used`.
+    fn keeps_a_discard(&self, seat: u8, used: &CardCounts, left: usize) -> bool {
         let hand = &self.seats[seat as usize].hand;
-        match (hand.total() - used.total(), self.taken_discard) {
+        match (left, self.taken_discard) {
             (0, _) => false,
             (1, Some(taken)) if self.rules.no_discard_of_taken_card => hand.get(taken) - used.get(taken) != 1,
             _ => true,
@@ -1093,9 +1197,14 @@ impl GameState {
     /// (W-8), `None` when the play must be refused (`must_keep_discard`).
     pub(super) fn after_play(&self, seat: u8, used: &CardCounts) -> Option<bool> {
         let left = self.seats[seat as usize].hand.total() - used.total();
+        self.after_play_of(seat, used, left)
+    }
+
+    /// [`Self::after_play`] with the cards `left` in hand already counted.
+    fn after_play_of(&self, seat: u8, used: &CardCounts, left: usize) -> Option<bool> {
         if left == 0 && self.rules.floating && !self.contract().whole_hand {
             Some(true)
-        } else if self.keeps_a_discard(seat, used) {
+        } else if self.keeps_a_discard(seat, used, left) {
             Some(false)
         } else {
             None
@@ -1104,8 +1213,8 @@ impl GameState {
 
     /// [`Self::after_play`] as a refusal.
     fn require_after_play(&self, seat: u8, used: &CardCounts, rule: &'static str) -> Result<bool> {
-        self.after_play(seat, used).ok_or_else(|| {
-            let left = self.seats[seat as usize].hand.total() - used.total();
+        let left = self.seats[seat as usize].hand.total() - used.total();
+        self.after_play_of(seat, used, left).ok_or_else(|| {
             let msg = if left > 0 {
                 msg!("discard.must_keep_lay_taken_first")
             } else {
@@ -1116,13 +1225,13 @@ impl GameState {
     }
 
     /// The cards of `cards` as counts, if the seat holds them all (counting copies).
-    fn require_cards(&self, seat: u8, cards: &[Card]) -> Result<CardCounts> {
+    fn require_cards(&self, seat: u8, cards: impl IntoIterator<Item = Card> + Clone) -> Result<CardCounts> {
         let hand = &self.seats[seat as usize].hand;
         // One pass when the seat holds every card (each count stays within the hand's,
         // so it fits a byte); only a refusal takes the slower path below, which names
         // the first card named too often.
         let mut named = CardCounts::default();
-        let held = cards.iter().all(|&c| {
+        let held = cards.clone().into_iter().all(|c| {
             let n = &mut named.0[c.id() as usize];
             let fits = *n < hand.get(c);
             *n += u8::from(fits);
@@ -1131,8 +1240,16 @@ impl GameState {
         if held {
             return Ok(named);
         }
-        let named = |c: Card| cards.iter().filter(|&&x| x == c).count();
-        if let Some(&c) = cards.iter().find(|&&c| named(c) > hand.get(c) as usize) {
+        self.cards_not_held(seat, cards)
+    }
+
+    /// [`Self::require_cards`]'s refusal: the first card named more often than held.
+    #[cold]
+    #[inline(never)]
+    fn cards_not_held(&self, seat: u8, cards: impl IntoIterator<Item = Card> + Clone) -> Result<CardCounts> {
+        let hand = &self.seats[seat as usize].hand;
+        let named = |c: Card| cards.clone().into_iter().filter(|&x| x == c).count();
+        if let Some(c) = cards.clone().into_iter().find(|&c| named(c) > hand.get(c) as usize) {
             let held = hand.get(c);
             let msg = if held == 0 {
                 msg!("hand.card_not_held", seat = seat, card = c)
@@ -1150,7 +1267,15 @@ impl GameState {
         Ok(counts_of(cards).expect("each card is held, so counts fit"))
     }
 
-    fn plan_cut(&self, seat: u8, size: Option<i64>) -> Result<Plan> {
+    /// [`Self::require_cards`] for one card, without counting.
+    fn require_card(&self, seat: u8, card: Card) -> Result<()> {
+        if self.seats[seat as usize].hand.get(card) == 0 {
+            self.require_cards(seat, [card])?;
+        }
+        Ok(())
+    }
+
+    fn plan_cut(&self, seat: u8, size: Option<i64>) -> Result<Plan<'static>> {
         if self.phase != Phase::Cut {
             return refuse(
                 ErrorCode::WrongPhase,
@@ -1177,7 +1302,7 @@ impl GameState {
         Ok(Plan::Cut(Box::new(dealt), rng))
     }
 
-    fn plan_buy(&self, seat: u8) -> Result<Plan> {
+    fn plan_buy(&self, seat: u8) -> Result<Plan<'static>> {
         if self.rules.buying == BuyingRule::Off {
             return refuse(ErrorCode::BuyNotAllowed, "C-8", msg!("buy.off_in_rules"));
         }
@@ -1205,6 +1330,11 @@ impl GameState {
             }
             _ => return refuse(ErrorCode::WrongPhase, "L-6.1", msg!("buy.before_decline")),
         };
+        // As for a pass: the seat asked now may buy.
+        if self.next_asked(&w) == Some(seat as usize) {
+            debug_assert!(self.buy_refusal(seat, &w).is_none() && self.require_asked(seat, &w, true).is_ok());
+            return Ok(Plan::Buy);
+        }
         if let Some(e) = self.buy_refusal(seat, &w) {
             return Err(e);
         }
@@ -1212,8 +1342,8 @@ impl GameState {
         Ok(Plan::Buy)
     }
 
-    fn plan_go_down(&self, seat: u8, groups: &[Vec<Card>]) -> Result<Plan> {
-        self.require_play(seat, msg!("doing.go_down"), "L-5.2")?;
+    fn plan_go_down<'a>(&self, seat: u8, groups: &'a [Vec<Card>]) -> Result<Plan<'a>> {
+        self.require_play(seat, || msg!("doing.go_down"), "L-5.2")?;
         if self.seats[seat as usize].down {
             return refuse(
                 ErrorCode::AlreadyDown,
@@ -1221,17 +1351,16 @@ impl GameState {
                 msg!("go_down.already_down", seat = seat),
             );
         }
-        let all: Vec<Card> = groups.iter().flatten().copied().collect();
-        if all.is_empty() {
+        if groups.iter().all(|g| g.is_empty()) {
             return refuse(
                 ErrorCode::ContractNotMet,
                 "L-4.6",
                 msg!("go_down.no_cards", contract = self.contract().describe_message()),
             );
         }
-        let used = self.require_cards(seat, &all)?;
+        let used = self.require_cards(seat, groups.iter().flatten().copied())?;
         let contract = self.contract();
-        let melds = check_go_down(groups, &contract, &self.rules).map_err(|e| {
+        let shapes = go_down_shapes(groups, &contract, &self.rules).map_err(|e| {
             if contract.whole_hand && e.code == ErrorCode::ContractNotMet {
                 let reason = e.to_message();
                 Error::refused(ErrorCode::WholeHandRequired, "L-8.1", reason)
@@ -1258,8 +1387,8 @@ impl GameState {
             self.require_after_play(seat, &used, "L-5.5")?
         };
         Ok(Plan::GoDown {
-            melds,
-            used,
+            groups,
+            shapes,
             ends_round: contract.whole_hand,
             floats,
         })
@@ -1267,10 +1396,12 @@ impl GameState {
 
     /// Shared checks of lay-offs and swaps: phase, round 7, down, and timing (L-5.3, L-7.2, L-8.3).
     fn require_after_go_down(&self, seat: u8, swap: bool, rule: &'static str) -> Result<()> {
-        let what = if swap {
-            msg!("doing.joker_swap")
-        } else {
-            msg!("doing.lay_off")
+        let what = || {
+            if swap {
+                msg!("doing.joker_swap")
+            } else {
+                msg!("doing.lay_off")
+            }
         };
         self.require_play(seat, what, rule)?;
         if self.contract().whole_hand {
@@ -1288,7 +1419,7 @@ impl GameState {
         Ok(())
     }
 
-    fn plan_lay_off(&self, seat: u8, meld: usize, cards: &[Card], end: Option<End>) -> Result<Plan> {
+    fn plan_lay_off<'a>(&self, seat: u8, meld: usize, cards: &'a [Card], end: Option<End>) -> Result<Plan<'a>> {
         self.require_after_go_down(seat, false, "L-5.3")?;
         if self.down_this_turn && !self.rules.lay_off_on_go_down_turn {
             return refuse(ErrorCode::SameTurnAsGoDown, "L-5.3", msg!("lay_off.same_turn"));
@@ -1303,18 +1434,32 @@ impl GameState {
         if cards.is_empty() {
             return refuse(ErrorCode::InvalidArgument, "L-5.3", msg!("lay_off.no_cards"));
         }
-        let used = self.require_cards(seat, cards)?;
-        let grown = target.meld.lay_off(cards, end, &self.rules)?;
+        let used = self.require_cards(seat, cards.iter().copied())?;
+        // One card (the usual lay-off) is judged without building the grown meld.
+        let one = match cards {
+            [card] => target.meld.judge_lay_off_one(*card, end, &self.rules),
+            _ => None,
+        };
+        let grown = match one {
+            Some(one) => {
+                debug_assert_eq!(
+                    target.meld.lay_off(cards, end, &self.rules).ok(),
+                    Some(target.meld.grown_by(&one))
+                );
+                Grown::One(one)
+            }
+            None => Grown::Built(target.meld.lay_off(cards, end, &self.rules)?),
+        };
         let floats = self.require_after_play(seat, &used, "L-5.5")?;
         Ok(Plan::LayOff {
             meld,
+            cards,
             grown,
-            used,
             floats,
         })
     }
 
-    fn plan_swap(&self, seat: u8, meld: usize, card: Card, to_meld: usize, end: Option<End>) -> Result<Plan> {
+    fn plan_swap(&self, seat: u8, meld: usize, card: Card, to_meld: usize, end: Option<End>) -> Result<Plan<'static>> {
         self.require_after_go_down(seat, true, "L-7.2")?;
         match self.rules.joker_swap {
             JokerSwapRule::Off => return refuse(ErrorCode::NotAllowed, "C-4", msg!("swap.off_in_rules")),
@@ -1326,7 +1471,7 @@ impl GameState {
             }
             _ => {}
         }
-        let used = self.require_cards(seat, &[card])?;
+        let used = self.require_cards(seat, [card])?;
         let Some(source) = self.table.get(meld) else {
             return refuse(ErrorCode::SwapMismatch, "L-7.2", msg!("swap.no_such_meld", meld = meld));
         };
@@ -1358,15 +1503,14 @@ impl GameState {
         let floats = self.require_after_play(seat, &used, "L-7.3")?;
         Ok(Plan::Swap {
             meld,
-            swapped,
             card,
             to_meld,
-            grown,
+            melds: Box::new((swapped, grown)),
             floats,
         })
     }
 
-    fn plan_discard(&self, seat: u8, card: Card) -> Result<Plan> {
+    fn plan_discard(&self, seat: u8, card: Card) -> Result<Plan<'static>> {
         if let Phase::CallDiscard { caller } = self.phase {
             // W-7.2: the Liverpool caller discards one card.
             if seat != caller {
@@ -1376,11 +1520,11 @@ impl GameState {
                     msg!("call.discards_now", seat = caller),
                 );
             }
-            self.require_cards(seat, &[card])?;
+            self.require_card(seat, card)?;
             return Ok(Plan::Discard(card));
         }
-        self.require_play(seat, msg!("doing.discard"), "L-5.5")?;
-        self.require_cards(seat, &[card])?;
+        self.require_play(seat, || msg!("doing.discard"), "L-5.5")?;
+        self.require_card(seat, card)?;
         if self.rules.no_discard_of_taken_card
             && self.taken_discard == Some(card)
             && self.seats[seat as usize].hand.get(card) == 1
@@ -1396,7 +1540,10 @@ impl GameState {
 
     // ----- carrying a plan out (never fails) ---------------------------------
 
-    fn execute(&mut self, seat: u8, plan: Plan) -> Event {
+    // Inlined into `apply`, its only caller, so the event is built where `apply`
+    // returns it instead of being copied there (it holds a whole `RoundEnd`).
+    #[inline(always)]
+    fn execute(&mut self, seat: u8, plan: Plan<'_>) -> Event {
         let mut recycled = None;
         let mut round_end = None;
         let mut floating = false;
@@ -1461,7 +1608,9 @@ impl GameState {
             Plan::DrawStock => {
                 let drawn = self.draw_for_active();
                 recycled = drawn.recycled;
-                round_end = drawn.round_end;
+                if drawn.round_end.is_some() {
+                    round_end = drawn.round_end;
+                }
                 drawn.kind
             }
             Plan::PassCall => {
@@ -1509,16 +1658,24 @@ impl GameState {
                 EventKind::CalledLiverpool { card, meld }
             }
             Plan::GoDown {
-                melds,
-                used,
+                groups,
+                shapes,
                 ends_round,
                 floats,
             } => {
                 let first = self.table.len();
-                let count = melds.len();
-                self.seats[s].hand.try_remove(&used);
+                let count = groups.len();
+                // Checked: the hand holds every card (the plan carries no counts, to
+                // stay small).
+                groups
+                    .iter()
+                    .flatten()
+                    .for_each(|c| self.seats[s].hand.0[c.id() as usize] -= 1);
                 self.table
-                    .extend(melds.into_iter().map(|meld| TableMeld { owner: s, meld }));
+                    .extend(groups.iter().zip(shapes.shapes()).map(|(cards, shape)| TableMeld {
+                        owner: s,
+                        meld: shape.with_cards(with_room_to_grow(cards)),
+                    }));
                 self.seats[s].down = true;
                 self.down_this_turn = true;
                 if ends_round {
@@ -1533,29 +1690,34 @@ impl GameState {
             }
             Plan::LayOff {
                 meld,
+                cards,
                 grown,
-                used,
                 floats,
             } => {
-                self.seats[s].hand.try_remove(&used);
-                self.table[meld].meld = grown;
+                cards.iter().for_each(|c| self.seats[s].hand.0[c.id() as usize] -= 1);
+                match grown {
+                    Grown::One(one) => self.table[meld].meld.grow(&one),
+                    Grown::Built(grown) => self.table[meld].meld = grown,
+                }
                 if floats {
                     floating = true;
                     round_end = self.end_turn();
                 }
-                EventKind::LaidOff {
-                    meld,
-                    cards: used.to_cards(),
-                }
+                // The cards in id order, as `CardCounts::to_cards` lists them,
+                // without walking every card kind.
+                let mut laid = cards.to_vec();
+                laid.sort_unstable();
+                debug_assert_eq!(laid, CardCounts::from_cards(cards).to_cards());
+                EventKind::LaidOff { meld, cards: laid }
             }
             Plan::Swap {
                 meld,
-                swapped,
                 card,
                 to_meld,
-                grown,
+                melds,
                 floats,
             } => {
+                let (swapped, grown) = *melds;
                 self.seats[s].hand.0[card.id() as usize] -= 1;
                 self.table[meld].meld = swapped;
                 self.table[to_meld].meld = grown;
@@ -1603,17 +1765,25 @@ impl GameState {
         };
         // The outer event reports any round end the action caused, also one caused
         // by the stock draw that followed it (L-9.2).
+        // (A `RoundEnd` is large: it is moved only when there is one, not copied as a
+        // `None` on every action.)
         if round_end.is_none() {
-            round_end = then.as_mut().and_then(|t| t.round_end.take());
+            if let Some(t) = then.as_mut().filter(|t| t.round_end.is_some()) {
+                round_end = t.round_end.take();
+            }
         }
-        Event {
+        let mut event = Event {
             seat: s,
             kind,
             recycled,
-            round_end,
+            round_end: None,
             floating,
             then,
+        };
+        if round_end.is_some() {
+            event.round_end = round_end;
         }
+        event
     }
 
     /// The turn of the active player ends (a discard, or W-8 floating): the next seat
@@ -1654,22 +1824,22 @@ impl GameState {
     fn draw_for_active(&mut self) -> Event {
         let s = self.active as usize;
         let (card, recycled) = self.draw_from_stock();
-        let round_end = match card {
-            Some(c) => {
-                self.seats[s].hand.0[c.id() as usize] += 1;
-                self.phase = Phase::Play;
-                None
-            }
-            None => Some(self.end_round(None, RoundEndReason::StockExhausted)),
-        };
-        Event {
+        let mut event = Event {
             seat: s,
             kind: EventKind::DrewStock { card },
             recycled,
-            round_end,
+            round_end: None,
             floating: false,
             then: None,
+        };
+        match card {
+            Some(c) => {
+                self.seats[s].hand.0[c.id() as usize] += 1;
+                self.phase = Phase::Play;
+            }
+            None => event.round_end = Some(self.end_round(None, RoundEndReason::StockExhausted)),
         }
+        event
     }
 
     /// Draw the top card of the stock; if the stock is empty, first shuffle the
