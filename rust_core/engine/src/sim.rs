@@ -167,7 +167,8 @@ pub fn play_game(index: u64, seed: u64, bots: &[BotKind], rules: &Arc<RuleSet>) 
     let mut rounds = Vec::with_capacity(rules.rounds() as usize);
     while let Some(seat) = state.to_act() {
         let action = seats[seat].choose(&state, seat);
-        let event = state.apply(seat, &action).map_err(|e| {
+        // Only the round end is read: the event's `then` is not built.
+        let round_end = state.apply_for_round_end(seat, &action).map_err(|e| {
             let reason = e.to_message();
             e.reworded(msg!(
                 "sim.bot_refused",
@@ -178,7 +179,7 @@ pub fn play_game(index: u64, seed: u64, bots: &[BotKind], rules: &Arc<RuleSet>) 
                 reason = reason
             ))
         })?;
-        if let Some(end) = event.round_end {
+        if let Some(end) = round_end {
             debug_assert_eq!(
                 recompute_round_scores(&state),
                 end.scores,

@@ -828,10 +828,22 @@ impl GameState {
     /// active player adds the penalty to that player's round score (and is kept in
     /// the history, so that `replay` charges it again); the error's message says so.
     pub fn apply(&mut self, seat: usize, action: &Action) -> Result<Event> {
+        self.apply_keeping::<true>(seat, action)
+    }
+
+    /// [`Self::apply`] for a caller that reads only the round end (`sim::play_game`):
+    /// the same state change and the same errors, but the event's `then` is left out,
+    /// so the stock draw a closing window sets off is not boxed.
+    pub(crate) fn apply_for_round_end(&mut self, seat: usize, action: &Action) -> Result<Option<RoundEnd>> {
+        self.apply_keeping::<false>(seat, action).map(|event| event.round_end)
+    }
+
+    #[inline(always)]
+    fn apply_keeping<const KEEP_THEN: bool>(&mut self, seat: usize, action: &Action) -> Result<Event> {
         match self.plan(seat, action) {
             Ok(plan) => {
                 self.history.push(seat as u8, action);
-                Ok(self.execute(seat as u8, plan))
+                Ok(self.execute::<KEEP_THEN>(seat as u8, plan))
             }
             Err(e) => Err(self.charge_failed_go_down(seat, action, e)),
         }
@@ -1542,12 +1554,14 @@ impl GameState {
 
     // Inlined into `apply`, its only caller, so the event is built where `apply`
     // returns it instead of being copied there (it holds a whole `RoundEnd`).
+    /// `KEEP_THEN`: box the stock draw a closing window set off into the event's
+    /// `then` (false: only its round end, if any, is kept).
     #[inline(always)]
-    fn execute(&mut self, seat: u8, plan: Plan<'_>) -> Event {
+    fn execute<const KEEP_THEN: bool>(&mut self, seat: u8, plan: Plan<'_>) -> Event {
         let mut recycled = None;
         let mut round_end = None;
         let mut floating = false;
-        let mut then: Option<Box<Event>> = None;
+        let mut then: Option<Event> = None;
         let s = seat as usize;
         let kind = match plan {
             Plan::Cut(dealt, rng) => {
@@ -1778,7 +1792,7 @@ impl GameState {
             recycled,
             round_end: None,
             floating,
-            then,
+            then: if KEEP_THEN { then.map(Box::new) } else { None },
         };
         if round_end.is_some() {
             event.round_end = round_end;
@@ -1802,7 +1816,7 @@ impl GameState {
 
     /// The window changed: it stays open while someone is left to ask, else it
     /// closes (see [`Self::close_window`]).
-    fn window_changed(&mut self, w: BuyWindow) -> Option<Box<Event>> {
+    fn window_changed(&mut self, w: BuyWindow) -> Option<Event> {
         if self.rules.buying != BuyingRule::Off && self.next_asked(&w).is_some() {
             self.phase = Phase::Buying(w);
             None
@@ -1814,9 +1828,9 @@ impl GameState {
     /// The buying window closes: the active player is to draw from the stock, or,
     /// when it already asked to (L-5.1 Decision), gets the stock card now: the
     /// returned event.
-    fn close_window(&mut self, draw_after: bool) -> Option<Box<Event>> {
+    fn close_window(&mut self, draw_after: bool) -> Option<Event> {
         self.phase = Phase::Draw { declined: true };
-        draw_after.then(|| Box::new(self.draw_for_active()))
+        draw_after.then(|| self.draw_for_active())
     }
 
     /// L-5.1 / L-6.5: the active player draws the top card of the stock (recycling

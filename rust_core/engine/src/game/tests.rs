@@ -910,6 +910,38 @@ pub(super) fn probes(g: &GameState) -> Vec<Action> {
     ]
 }
 
+/// `apply_for_round_end` (the simulator's path, which leaves out the event's `then`)
+/// changes the state exactly as `apply` does, reports the same round end (also one
+/// set off by the stock draw of a closing window, L-5.1 Decision / L-9.2) and refuses
+/// the same actions with the same errors.
+#[test]
+fn applying_for_the_round_end_only_matches_apply() {
+    let mut pending_draws = 0;
+    for seed in 0..4u64 {
+        let mut g = GameState::new_liverpool(seed);
+        let mut rng = Rng::from_seed(2000 + seed);
+        while !g.is_game_over() {
+            let seat = g.to_act().unwrap();
+            for p in probes(&g) {
+                let (mut full, mut quiet) = (g.clone(), g.clone());
+                match (full.apply(seat, &p), quiet.apply_for_round_end(seat, &p)) {
+                    (Ok(event), Ok(round_end)) => assert_eq!(event.round_end, round_end, "{p:?}"),
+                    (Err(a), Err(b)) => assert_eq!((a.code, a.to_message()), (b.code, b.to_message())),
+                    (a, b) => panic!("{p:?}: apply gave {a:?}, apply_for_round_end {b:?}"),
+                }
+                assert!(full == quiet && full.history() == quiet.history(), "{p:?}");
+            }
+            let a = choose(&g, &mut rng);
+            let mut quiet = g.clone();
+            let event = g.apply(seat, &a).unwrap();
+            pending_draws += usize::from(event.then.is_some());
+            assert_eq!(quiet.apply_for_round_end(seat, &a).unwrap(), event.round_end, "{a:?}");
+            assert!(quiet == g && quiet.history() == g.history(), "{a:?}");
+        }
+    }
+    assert!(pending_draws > 0, "the playouts close a window with a pending draw");
+}
+
 #[test]
 fn random_playouts_keep_every_invariant() {
     for seed in 0..6u64 {
