@@ -1792,7 +1792,11 @@ impl GameState {
             recycled,
             round_end: None,
             floating,
-            then: if KEEP_THEN { then.map(Box::new) } else { None },
+            then: match then {
+                Some(drawn) if KEEP_THEN => Some(Box::new(drawn)),
+                // Only a drawn event is dropped: no drop call on every action.
+                _ => None,
+            },
         };
         if round_end.is_some() {
             event.round_end = round_end;
@@ -1815,7 +1819,9 @@ impl GameState {
     }
 
     /// The window changed: it stays open while someone is left to ask, else it
-    /// closes (see [`Self::close_window`]).
+    /// closes (see [`Self::close_window`]). Inlined: after most passes the window
+    /// stays open, and that case is a few instructions.
+    #[inline(always)]
     fn window_changed(&mut self, w: BuyWindow) -> Option<Event> {
         if self.rules.buying != BuyingRule::Off && self.next_asked(&w).is_some() {
             self.phase = Phase::Buying(w);
@@ -1828,6 +1834,7 @@ impl GameState {
     /// The buying window closes: the active player is to draw from the stock, or,
     /// when it already asked to (L-5.1 Decision), gets the stock card now: the
     /// returned event.
+    #[inline(never)]
     fn close_window(&mut self, draw_after: bool) -> Option<Event> {
         self.phase = Phase::Draw { declined: true };
         draw_after.then(|| self.draw_for_active())
