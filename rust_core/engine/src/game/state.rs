@@ -1577,11 +1577,14 @@ impl GameState {
             }
             Plan::Decline { draw_after } => {
                 let card = self.discard_top();
-                then = self.window_changed(BuyWindow {
-                    last_buyer: None,
-                    passed: 0,
-                    draw_after,
-                });
+                self.window_changed(
+                    BuyWindow {
+                        last_buyer: None,
+                        passed: 0,
+                        draw_after,
+                    },
+                    &mut then,
+                );
                 EventKind::DeclinedDiscard {
                     card,
                     window_open: matches!(self.phase, Phase::Buying(_)),
@@ -1599,16 +1602,19 @@ impl GameState {
                 let penalty = penalty.expect("checked: a penalty card is available");
                 self.seats[s].hand.0[penalty.id() as usize] += 1;
                 self.seats[s].buys = self.seats[s].buys.saturating_add(1);
-                then = if self.rules.buying == BuyingRule::Single {
+                if self.rules.buying == BuyingRule::Single {
                     // C-5 / W-6: one buy closes the window.
-                    self.close_window(w.draw_after)
+                    then = self.close_window(w.draw_after);
                 } else {
-                    self.window_changed(BuyWindow {
-                        last_buyer: Some(seat),
-                        passed: 0,
-                        draw_after: w.draw_after,
-                    })
-                };
+                    self.window_changed(
+                        BuyWindow {
+                            last_buyer: Some(seat),
+                            passed: 0,
+                            draw_after: w.draw_after,
+                        },
+                        &mut then,
+                    );
+                }
                 EventKind::Bought { card, penalty }
             }
             Plan::Pass => {
@@ -1616,7 +1622,7 @@ impl GameState {
                     unreachable!("checked: a pass happens in an open window")
                 };
                 w.passed |= 1 << seat;
-                then = self.window_changed(w);
+                self.window_changed(w, &mut then);
                 EventKind::Passed { call: None }
             }
             Plan::DrawStock => {
@@ -1819,15 +1825,15 @@ impl GameState {
     }
 
     /// The window changed: it stays open while someone is left to ask, else it
-    /// closes (see [`Self::close_window`]). Inlined: after most passes the window
-    /// stays open, and that case is a few instructions.
+    /// closes (see [`Self::close_window`]) and `then` gets the stock draw it set off,
+    /// if any. Inlined: after most passes the window stays open, and that case is a
+    /// few instructions (no event is moved).
     #[inline(always)]
-    fn window_changed(&mut self, w: BuyWindow) -> Option<Event> {
+    fn window_changed(&mut self, w: BuyWindow, then: &mut Option<Event>) {
         if self.rules.buying != BuyingRule::Off && self.next_asked(&w).is_some() {
             self.phase = Phase::Buying(w);
-            None
         } else {
-            self.close_window(w.draw_after)
+            *then = self.close_window(w.draw_after);
         }
     }
 
