@@ -586,9 +586,11 @@ impl Bot for GreedyBot {
 /// `a == b`, sixteen counts at a time (the last word overlaps the one before it):
 /// fewer instructions than the derived byte-array comparison, on the memo's path.
 #[inline]
-fn same_counts(a: &CardCounts, b: &CardCounts) -> bool {
+pub(super) fn same_counts(a: &CardCounts, b: &CardCounts) -> bool {
     let word = |c: &CardCounts, at: usize| u128::from_le_bytes(c.0[at..at + 16].try_into().expect("sixteen counts"));
-    let same = [0, 16, 32, CARD_KINDS - 16].iter().all(|&at| word(a, at) == word(b, at));
+    let same = [0, 16, 32, CARD_KINDS - 16]
+        .iter()
+        .all(|&at| word(a, at) == word(b, at));
     debug_assert_eq!(same, a == b);
     same
 }
