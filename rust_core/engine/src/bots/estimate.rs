@@ -258,8 +258,9 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
 
     let mut chosen = [ChosenRun { suit: 0, lo: 0, hi: 0 }; 16];
     let mut n_chosen = 0usize;
-    // Per suit: the best window and the mask it was computed for.
-    let mut suit_best: [Option<(u32, u8)>; 4] = [None; 4];
+    // Per suit: the best window's key (see `best_window_key`) and the mask it was
+    // computed for.
+    let mut suit_best = [0u8; 4];
     let mut scanned: [Option<PositionMask>; 4] = [None; 4];
     let (mut sets_left, mut runs_left) = (contract.sets() as u32, contract.runs() as u32);
     let mut fillable = 0u32; // gaps a joker may fill
@@ -281,26 +282,42 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
         // A suit is scanned again only when its cards or its chosen runs changed.
         let mut best_run: Option<(u32, ChosenRun)> = None;
         if runs_left > 0 {
+            // Compared as `(present + 1) << 6 | suit << 4 | lo`: a branch-free max, ties
+            // to the higher suit; 0 when no suit has a window.
+            let mut best = 0u32;
             for suit in 0..4u8 {
                 let s = suit as usize;
                 if scanned[s] != Some(pool.masks[s]) {
                     let gap_rule = rules.same_suit_runs_need_gap;
-                    suit_best[s] = windows.best(pool.masks[s], suit, &chosen[..n_chosen], gap_rule);
+                    suit_best[s] = windows.best_key(pool.masks[s], suit, &chosen[..n_chosen], gap_rule);
                     scanned[s] = Some(pool.masks[s]);
                 }
-                if let Some((present, lo)) = suit_best[s] {
-                    if best_run.is_none_or(|(p, _)| present >= p) {
-                        best_run = Some((
-                            present,
-                            ChosenRun {
-                                suit,
-                                lo,
-                                hi: lo + run_len - 1,
-                            },
-                        ));
-                    }
-                }
+                let key = suit_best[s] as u32;
+                let keyed = (key >> 4) << 6 | (suit as u32) << 4 | (key & 0xF);
+                best = best.max(if key == 0 { 0 } else { keyed });
             }
+            if best > 0 {
+                let lo = (best & 0xF) as u8;
+                let run = ChosenRun {
+                    suit: (best >> 4 & 3) as u8,
+                    lo,
+                    hi: lo + run_len - 1,
+                };
+                best_run = Some(((best >> 6) - 1, run));
+            }
+            // The same choice as a scan of the suits in order, keeping the last of the
+            // most present positions.
+            debug_assert_eq!(
+                best_run.map(|(present, run)| (present, run.suit, run.lo)),
+                (0..4u8).fold(None, |kept: Option<(u32, u8, u8)>, suit| {
+                    let key = suit_best[suit as usize];
+                    match ((key as u32 >> 4).checked_sub(1), kept) {
+                        (Some(present), Some((p, ..))) if present < p => kept,
+                        (Some(present), _) => Some((present, suit, key & 0xF)),
+                        (None, _) => kept,
+                    }
+                })
+            );
         }
         // The pool only shrinks and chosen runs only close windows (L-4.4), so no later
         // set or run lacks fewer cards than the closest one now: when even that many
@@ -417,8 +434,15 @@ impl Windows {
     }
 
     /// [`best_window`] of `mask`.
-    #[inline(always)]
+    #[cfg(test)]
     fn best(&self, mask: PositionMask, suit: u8, chosen: &[ChosenRun], gap_rule: bool) -> Option<(u32, u8)> {
+        let best = self.best_key(mask, suit, chosen, gap_rule);
+        (best > 0).then(|| ((best as u32 >> 4) - 1, best & 0xF))
+    }
+
+    /// [`best_window`] of `mask` as its key `(present + 1) << 4 | lo` (0: none).
+    #[inline(always)]
+    fn best_key(&self, mask: PositionMask, suit: u8, chosen: &[ChosenRun], gap_rule: bool) -> u8 {
         let run_len = self.run_len;
         let mut valid = self.all;
         if gap_rule {
@@ -431,12 +455,11 @@ impl Windows {
         }
         // Every window allowed (the usual case): the answer depends on the mask alone,
         // and is looked up.
-        let best = if valid == self.all {
+        if valid == self.all {
             self.table[(mask >> 1) as usize & (WINDOW_TABLE_SIZE - 1)]
         } else {
             best_window_key(mask, run_len, valid)
-        };
-        (best > 0).then(|| ((best as u32 >> 4) - 1, best & 0xF))
+        }
     }
 }
 
