@@ -53,7 +53,8 @@ struct ChosenRun {
 struct Pool {
     counts: [u8; CARD_KINDS],
     masks: [PositionMask; 4],
-    rank_totals: [u8; 14],
+    /// Byte `r` counts rank `r` (1..=13); bytes 0, 14 and 15 stay 0.
+    rank_totals: [u8; 16],
 }
 
 impl Pool {
@@ -61,7 +62,7 @@ impl Pool {
         let mut pool = Pool {
             counts: hand.0,
             masks: [0; 4],
-            rank_totals: [0; 14],
+            rank_totals: [0; 16],
         };
         pool.counts[JOKER_ID as usize] = 0;
         // Branch-free, a suit of 13 counts at a time.
@@ -77,7 +78,7 @@ impl Pool {
         let totals = (0..4).fold(0u128, |sum, suit| sum.wrapping_add(suit_bytes(h, suit)));
         // Rank `r` (1..=13) at byte `r`, byte 0 (no rank) zero.
         let bytes = (totals << 8).to_le_bytes();
-        pool.rank_totals.copy_from_slice(&bytes[..14]);
+        pool.rank_totals[..14].copy_from_slice(&bytes[..14]);
         pool
     }
 
@@ -270,13 +271,7 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
         // whose cards score more).
         let mut best_set = (0u32, 1u8);
         if sets_left > 0 {
-            // Compared as `copies << 4 | rank`: a branch-free max, ties to the higher rank.
-            let mut best = 0u32;
-            for rank in 1..=13u32 {
-                let copies = (pool.rank_totals[rank as usize] as u32).min(set_len);
-                best = best.max(copies << 4 | rank);
-            }
-            best_set = (best >> 4, (best & 0xF) as u8);
+            best_set = closest_set(&pool.rank_totals, set_len);
         }
         // The closest run window (ties: the higher suit, then the higher window).
         // A suit is scanned again only when its cards or its chosen runs changed.
@@ -403,6 +398,39 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
     }
     used.0[JOKER_ID as usize] = 0;
     (missing < bound).then_some(Estimate { missing, used })
+}
+
+/// The closest set of `totals` (byte `r` counts rank `r`, bytes 0, 14 and 15 are 0)
+/// as `(copies, rank)`: the most copies, counted up to `set_len`, ties to the higher
+/// rank (13 when no rank has a copy). All ranks at once, one number of copies at a
+/// time from `set_len` down: the high bit of each byte of `(totals | 0x80..) - copies`
+/// says whether that rank has as many.
+#[inline(always)]
+fn closest_set(totals: &[u8; 16], set_len: u32) -> (u32, u8) {
+    const HIGH: u128 = LANE_ONES << 7;
+    let lanes = u128::from_le_bytes(*totals);
+    let by_scan = || {
+        // Compared as `copies << 4 | rank`: the most copies, ties to the higher rank.
+        let best = (1..=13u32)
+            .map(|rank| (totals[rank as usize] as u32).min(set_len) << 4 | rank)
+            .max()
+            .unwrap_or(0);
+        (best >> 4, (best & 0xF) as u8)
+    };
+    // Bytes below 0x80 and at most 8 levels (every profile; else the scan).
+    if set_len > 8 || lanes & HIGH != 0 {
+        return by_scan();
+    }
+    let mut found = (0, 13);
+    for copies in (1..=set_len).rev() {
+        let enough = ((lanes | HIGH) - LANE_ONES * copies as u128) & HIGH;
+        if enough != 0 {
+            found = (copies, ((127 - enough.leading_zeros()) / 8) as u8);
+            break;
+        }
+    }
+    debug_assert_eq!(found, by_scan());
+    found
 }
 
 /// The window of `run_len` positions of `suit` holding the most present positions
@@ -977,6 +1005,24 @@ mod tests {
                 let needed = runs_jokers_needed_at_least(&counts, runs, run_len);
                 proptest::prop_assert!(needed.is_some_and(|n| n <= jokers as u32), "{:?} {needed:?}", counts.to_cards());
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// The closest set found a number of copies at a time, all ranks at once, is
+        /// the one a scan of the ranks picks: the most copies up to the set's size,
+        /// ties to the higher rank (L-4.1), 13 when the pool has no card.
+        #[test]
+        fn closest_set_agrees_with_a_scan_of_the_ranks(
+            copies in proptest::collection::vec(0u8..10, 13), set_len in 1u32..=10
+        ) {
+            let mut totals = [0u8; 16];
+            totals[1..14].copy_from_slice(&copies);
+            let scan = (1..=13u8)
+                .map(|rank| ((totals[rank as usize] as u32).min(set_len), rank))
+                .max()
+                .unwrap();
+            proptest::prop_assert_eq!(closest_set(&totals, set_len), scan);
         }
     }
 
