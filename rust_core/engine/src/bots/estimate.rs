@@ -259,9 +259,9 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
 
     let mut chosen = [ChosenRun { suit: 0, lo: 0, hi: 0 }; 16];
     let mut n_chosen = 0usize;
-    // Per suit: the best window's key (see `best_window_key`) and the mask it was
-    // computed for.
-    let mut suit_best = [0u8; 4];
+    // Per suit: the best window as `(present + 1) << 6 | suit << 4 | lo` (0: none)
+    // and the mask it was computed for.
+    let mut suit_best = [0u32; 4];
     let mut scanned: [Option<PositionMask>; 4] = [None; 4];
     let (mut sets_left, mut runs_left) = (contract.sets() as u32, contract.runs() as u32);
     let mut fillable = 0u32; // gaps a joker may fill
@@ -284,12 +284,15 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
                 let s = suit as usize;
                 if scanned[s] != Some(pool.masks[s]) {
                     let gap_rule = rules.same_suit_runs_need_gap;
-                    suit_best[s] = windows.best_key(pool.masks[s], suit, &chosen[..n_chosen], gap_rule);
+                    let key = windows.best_key(pool.masks[s], suit, &chosen[..n_chosen], gap_rule) as u32;
+                    suit_best[s] = if key == 0 {
+                        0
+                    } else {
+                        (key >> 4) << 6 | (suit as u32) << 4 | (key & 0xF)
+                    };
                     scanned[s] = Some(pool.masks[s]);
                 }
-                let key = suit_best[s] as u32;
-                let keyed = (key >> 4) << 6 | (suit as u32) << 4 | (key & 0xF);
-                best = best.max(if key == 0 { 0 } else { keyed });
+                best = best.max(suit_best[s]);
             }
             if best > 0 {
                 let lo = (best & 0xF) as u8;
@@ -306,9 +309,9 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
                 best_run.map(|(present, run)| (present, run.suit, run.lo)),
                 (0..4u8).fold(None, |kept: Option<(u32, u8, u8)>, suit| {
                     let key = suit_best[suit as usize];
-                    match ((key as u32 >> 4).checked_sub(1), kept) {
+                    match ((key >> 6).checked_sub(1), kept) {
                         (Some(present), Some((p, ..))) if present < p => kept,
-                        (Some(present), _) => Some((present, suit, key & 0xF)),
+                        (Some(present), _) => Some((present, suit, (key & 0xF) as u8)),
                         (None, _) => kept,
                     }
                 })
