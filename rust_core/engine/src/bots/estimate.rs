@@ -40,6 +40,38 @@ fn window(bits: PositionMask, reach: u8) -> PositionMask {
     (out & !(bits as u32) & 0x7FFE) as PositionMask
 }
 
+/// [`window`]`(rank_bits(rank), reach)` for every reach (0..=13) and rank (0..=13;
+/// rank 0 is no card and has no neighbours), computed once at compile time.
+static NEAR_RANK: [[PositionMask; 14]; 14] = {
+    let mut table = [[0; 14]; 14];
+    let mut reach = 1;
+    while reach < 14 {
+        let mut rank = 1;
+        while rank < 14 {
+            let bits = if rank == 1 { (1u32 << 1) | (1 << 14) } else { 1 << rank };
+            let mut out = 0u32;
+            let mut d = 1;
+            while d < reach {
+                out |= bits << d | bits >> d;
+                d += 1;
+            }
+            table[reach][rank] = (out & !bits & 0x7FFE) as PositionMask;
+            rank += 1;
+        }
+        reach += 1;
+    }
+    table
+};
+
+/// The positions that share a run of `reach` cards with a card of `rank` (1..=13),
+/// not its own: [`window`] of its [`rank_bits`], looked up.
+#[inline(always)]
+fn near_rank(rank: u8, reach: u8) -> PositionMask {
+    let near = NEAR_RANK[reach.min(13) as usize][rank.min(13) as usize];
+    debug_assert_eq!(near, window(rank_bits(rank), reach.min(13)));
+    near
+}
+
 /// A run window the estimate has committed to.
 #[derive(Clone, Copy)]
 struct ChosenRun {
@@ -334,7 +366,7 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
             // fewest neighbours of this rank (they are the least use to a run).
             let mut suits = [0u8, 1, 2, 3];
             if runs_left > 0 {
-                let near = window(rank_bits(rank), run_len) as usize;
+                let near = near_rank(rank, run_len) as usize;
                 let links = suits.map(|s| {
                     BITS_SET_8[(pool.masks[s as usize] as usize & near) & 0xFF]
                         + BITS_SET_8[(pool.masks[s as usize] as usize & near) >> 8]
@@ -703,7 +735,7 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
         // close enough to the card's to share a run with it (not its own).
         let ranks = nonzero_bits(suit_bytes(h, card.suit_index() as usize)) << 1;
         let held = ranks | (ranks >> 1 & 1) << 14;
-        return held & window(rank_bits(rank), run_len) != 0;
+        return held & near_rank(rank, run_len) != 0;
     }
     false
 }
@@ -785,7 +817,7 @@ pub fn connections(hand: &CardCounts, card: Card) -> u32 {
     // The suit's positions held within two of the card's (the ace at both ends).
     let ranks = nonzero_bits(suit_bytes(h, card.suit_index() as usize)) << 1;
     let held = ranks | (ranks >> 1 & 1) << 14;
-    let near = (held & window(rank_bits(rank), 3)) as usize;
+    let near = (held & near_rank(rank, 3)) as usize;
     same_rank + BITS_SET_8[near & 0xFF] as u32 + BITS_SET_8[near >> 8] as u32
 }
 
@@ -1027,6 +1059,25 @@ mod tests {
                 .unwrap();
             proptest::prop_assert_eq!(closest_set(&totals, set_len), scan);
         }
+    }
+
+    #[test]
+    fn near_rank_table_agrees_with_the_window_of_every_rank() {
+        // Every run length and rank; the ace reaches from both ends (L-4.2).
+        for reach in 1..=13u8 {
+            for rank in 1..=13u8 {
+                assert_eq!(
+                    near_rank(rank, reach),
+                    window(rank_bits(rank), reach),
+                    "rank {rank}, reach {reach}"
+                );
+            }
+        }
+        assert_eq!(
+            near_rank(1, 3),
+            1 << 2 | 1 << 3 | 1 << 12 | 1 << 13,
+            "A reaches 2, 3 and Q, K"
+        );
     }
 
     #[test]
