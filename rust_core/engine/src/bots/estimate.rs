@@ -248,6 +248,16 @@ impl Estimate {
     }
 }
 
+/// The sets and the runs `contract` asks for, its melds counted once: every meld
+/// that is not a set is a run.
+#[inline(always)]
+fn sets_and_runs(contract: &Contract) -> (u32, u32) {
+    let sets = contract.sets() as u32;
+    let runs = contract.count() as u32 - sets;
+    debug_assert_eq!(runs, contract.runs() as u32);
+    (sets, runs)
+}
+
 /// How many cards `hand` lacks for `contract`, estimated greedily:
 ///
 /// - the contract's melds are picked one at a time, each time the requirement that
@@ -295,7 +305,7 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
     // and the mask it was computed for.
     let mut suit_best = [0u32; 4];
     let mut scanned: [Option<PositionMask>; 4] = [None; 4];
-    let (mut sets_left, mut runs_left) = (contract.sets() as u32, contract.runs() as u32);
+    let (mut sets_left, mut runs_left) = sets_and_runs(contract);
     let mut fillable = 0u32; // gaps a joker may fill
     let mut natural_gaps = 0u32; // gaps only a natural card may fill
     while sets_left + runs_left > 0 {
@@ -721,10 +731,11 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
     let rank = card.rank();
     let h = &hand.0;
     let of_rank = |suit: usize| h[suit * 13 + rank as usize - 1];
-    if contract.sets() > 0 && (of_rank(0) | of_rank(1) | of_rank(2) | of_rank(3)) > 0 {
+    let (sets, runs) = sets_and_runs(contract);
+    if sets > 0 && (of_rank(0) | of_rank(1) | of_rank(2) | of_rank(3)) > 0 {
         return true;
     }
-    if contract.runs() > 0 {
+    if runs > 0 {
         let run_len = if contract.whole_hand {
             rules.whole_hand_run_min
         } else {
