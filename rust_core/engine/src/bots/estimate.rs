@@ -40,6 +40,38 @@ fn window(bits: PositionMask, reach: u8) -> PositionMask {
     (out & !(bits as u32) & 0x7FFE) as PositionMask
 }
 
+/// [`window`]`(rank_bits(rank), reach)` for every reach (0..=13) and rank (0..=13;
+/// rank 0 is no card and has no neighbours), computed once at compile time.
+static NEAR_RANK: [[PositionMask; 14]; 14] = {
+    let mut table = [[0; 14]; 14];
+    let mut reach = 1;
+    while reach < 14 {
+        let mut rank = 1;
+        while rank < 14 {
+            let bits = if rank == 1 { (1u32 << 1) | (1 << 14) } else { 1 << rank };
+            let mut out = 0u32;
+            let mut d = 1;
+            while d < reach {
+                out |= bits << d | bits >> d;
+                d += 1;
+            }
+            table[reach][rank] = (out & !bits & 0x7FFE) as PositionMask;
+            rank += 1;
+        }
+        reach += 1;
+    }
+    table
+};
+
+/// The positions that share a run of `reach` cards with a card of `rank` (1..=13),
+/// not its own: [`window`] of its [`rank_bits`], looked up.
+#[inline(always)]
+fn near_rank(rank: u8, reach: u8) -> PositionMask {
+    let near = NEAR_RANK[reach.min(13) as usize][rank.min(13) as usize];
+    debug_assert_eq!(near, window(rank_bits(rank), reach.min(13)));
+    near
+}
+
 /// A run window the estimate has committed to.
 #[derive(Clone, Copy)]
 struct ChosenRun {
@@ -53,7 +85,8 @@ struct ChosenRun {
 struct Pool {
     counts: [u8; CARD_KINDS],
     masks: [PositionMask; 4],
-    rank_totals: [u8; 14],
+    /// Byte `r` counts rank `r` (1..=13); bytes 0, 14 and 15 stay 0.
+    rank_totals: [u8; 16],
 }
 
 impl Pool {
@@ -61,7 +94,7 @@ impl Pool {
         let mut pool = Pool {
             counts: hand.0,
             masks: [0; 4],
-            rank_totals: [0; 14],
+            rank_totals: [0; 16],
         };
         pool.counts[JOKER_ID as usize] = 0;
         // Branch-free, a suit of 13 counts at a time.
@@ -77,7 +110,7 @@ impl Pool {
         let totals = (0..4).fold(0u128, |sum, suit| sum.wrapping_add(suit_bytes(h, suit)));
         // Rank `r` (1..=13) at byte `r`, byte 0 (no rank) zero.
         let bytes = (totals << 8).to_le_bytes();
-        pool.rank_totals.copy_from_slice(&bytes[..14]);
+        pool.rank_totals[..14].copy_from_slice(&bytes[..14]);
         pool
     }
 
@@ -215,6 +248,16 @@ impl Estimate {
     }
 }
 
+/// The sets and the runs `contract` asks for, its melds counted once: every meld
+/// that is not a set is a run.
+#[inline(always)]
+fn sets_and_runs(contract: &Contract) -> (u32, u32) {
+    let sets = contract.sets() as u32;
+    let runs = contract.count() as u32 - sets;
+    debug_assert_eq!(runs, contract.runs() as u32);
+    (sets, runs)
+}
+
 /// How many cards `hand` lacks for `contract`, estimated greedily:
 ///
 /// - the contract's melds are picked one at a time, each time the requirement that
@@ -258,10 +301,11 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
 
     let mut chosen = [ChosenRun { suit: 0, lo: 0, hi: 0 }; 16];
     let mut n_chosen = 0usize;
-    // Per suit: the best window and the mask it was computed for.
-    let mut suit_best: [Option<(u32, u8)>; 4] = [None; 4];
+    // Per suit: the best window as `(present + 1) << 6 | suit << 4 | lo` (0: none)
+    // and the mask it was computed for.
+    let mut suit_best = [0u32; 4];
     let mut scanned: [Option<PositionMask>; 4] = [None; 4];
-    let (mut sets_left, mut runs_left) = (contract.sets() as u32, contract.runs() as u32);
+    let (mut sets_left, mut runs_left) = sets_and_runs(contract);
     let mut fillable = 0u32; // gaps a joker may fill
     let mut natural_gaps = 0u32; // gaps only a natural card may fill
     while sets_left + runs_left > 0 {
@@ -269,38 +313,51 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
         // whose cards score more).
         let mut best_set = (0u32, 1u8);
         if sets_left > 0 {
-            // Compared as `copies << 4 | rank`: a branch-free max, ties to the higher rank.
-            let mut best = 0u32;
-            for rank in 1..=13u32 {
-                let copies = (pool.rank_totals[rank as usize] as u32).min(set_len);
-                best = best.max(copies << 4 | rank);
-            }
-            best_set = (best >> 4, (best & 0xF) as u8);
+            best_set = closest_set(&pool.rank_totals, set_len);
         }
         // The closest run window (ties: the higher suit, then the higher window).
         // A suit is scanned again only when its cards or its chosen runs changed.
         let mut best_run: Option<(u32, ChosenRun)> = None;
         if runs_left > 0 {
+            // Compared as `(present + 1) << 6 | suit << 4 | lo`: a branch-free max, ties
+            // to the higher suit; 0 when no suit has a window.
+            let mut best = 0u32;
             for suit in 0..4u8 {
                 let s = suit as usize;
                 if scanned[s] != Some(pool.masks[s]) {
                     let gap_rule = rules.same_suit_runs_need_gap;
-                    suit_best[s] = windows.best(pool.masks[s], suit, &chosen[..n_chosen], gap_rule);
+                    let key = windows.best_key(pool.masks[s], suit, &chosen[..n_chosen], gap_rule) as u32;
+                    suit_best[s] = if key == 0 {
+                        0
+                    } else {
+                        (key >> 4) << 6 | (suit as u32) << 4 | (key & 0xF)
+                    };
                     scanned[s] = Some(pool.masks[s]);
                 }
-                if let Some((present, lo)) = suit_best[s] {
-                    if best_run.is_none_or(|(p, _)| present >= p) {
-                        best_run = Some((
-                            present,
-                            ChosenRun {
-                                suit,
-                                lo,
-                                hi: lo + run_len - 1,
-                            },
-                        ));
-                    }
-                }
+                best = best.max(suit_best[s]);
             }
+            if best > 0 {
+                let lo = (best & 0xF) as u8;
+                let run = ChosenRun {
+                    suit: (best >> 4 & 3) as u8,
+                    lo,
+                    hi: lo + run_len - 1,
+                };
+                best_run = Some(((best >> 6) - 1, run));
+            }
+            // The same choice as a scan of the suits in order, keeping the last of the
+            // most present positions.
+            debug_assert_eq!(
+                best_run.map(|(present, run)| (present, run.suit, run.lo)),
+                (0..4u8).fold(None, |kept: Option<(u32, u8, u8)>, suit| {
+                    let key = suit_best[suit as usize];
+                    match ((key >> 6).checked_sub(1), kept) {
+                        (Some(present), Some((p, ..))) if present < p => kept,
+                        (Some(present), _) => Some((present, suit, (key & 0xF) as u8)),
+                        (None, _) => kept,
+                    }
+                })
+            );
         }
         // The pool only shrinks and chosen runs only close windows (L-4.4), so no later
         // set or run lacks fewer cards than the closest one now: when even that many
@@ -319,7 +376,7 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
             // fewest neighbours of this rank (they are the least use to a run).
             let mut suits = [0u8, 1, 2, 3];
             if runs_left > 0 {
-                let near = window(rank_bits(rank), run_len) as usize;
+                let near = near_rank(rank, run_len) as usize;
                 let links = suits.map(|s| {
                     BITS_SET_8[(pool.masks[s as usize] as usize & near) & 0xFF]
                         + BITS_SET_8[(pool.masks[s as usize] as usize & near) >> 8]
@@ -388,6 +445,39 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
     (missing < bound).then_some(Estimate { missing, used })
 }
 
+/// The closest set of `totals` (byte `r` counts rank `r`, bytes 0, 14 and 15 are 0)
+/// as `(copies, rank)`: the most copies, counted up to `set_len`, ties to the higher
+/// rank (13 when no rank has a copy). All ranks at once, one number of copies at a
+/// time from `set_len` down: the high bit of each byte of `(totals | 0x80..) - copies`
+/// says whether that rank has as many.
+#[inline(always)]
+fn closest_set(totals: &[u8; 16], set_len: u32) -> (u32, u8) {
+    const HIGH: u128 = LANE_ONES << 7;
+    let lanes = u128::from_le_bytes(*totals);
+    let by_scan = || {
+        // Compared as `copies << 4 | rank`: the most copies, ties to the higher rank.
+        let best = (1..=13u32)
+            .map(|rank| (totals[rank as usize] as u32).min(set_len) << 4 | rank)
+            .max()
+            .unwrap_or(0);
+        (best >> 4, (best & 0xF) as u8)
+    };
+    // Bytes below 0x80 and at most 8 levels (every profile; else the scan).
+    if set_len > 8 || lanes & HIGH != 0 {
+        return by_scan();
+    }
+    let mut found = (0, 13);
+    for copies in (1..=set_len).rev() {
+        let enough = ((lanes | HIGH) - LANE_ONES * copies as u128) & HIGH;
+        if enough != 0 {
+            found = (copies, ((127 - enough.leading_zeros()) / 8) as u8);
+            break;
+        }
+    }
+    debug_assert_eq!(found, by_scan());
+    found
+}
+
 /// The window of `run_len` positions of `suit` holding the most present positions
 /// of `mask`, as `(present, low position)`; ties go to the higher window. With
 /// `gap_rule` (L-4.4), windows touching a chosen run of the suit end to end are
@@ -417,8 +507,15 @@ impl Windows {
     }
 
     /// [`best_window`] of `mask`.
-    #[inline(always)]
+    #[cfg(test)]
     fn best(&self, mask: PositionMask, suit: u8, chosen: &[ChosenRun], gap_rule: bool) -> Option<(u32, u8)> {
+        let best = self.best_key(mask, suit, chosen, gap_rule);
+        (best > 0).then(|| ((best as u32 >> 4) - 1, best & 0xF))
+    }
+
+    /// [`best_window`] of `mask` as its key `(present + 1) << 4 | lo` (0: none).
+    #[inline(always)]
+    fn best_key(&self, mask: PositionMask, suit: u8, chosen: &[ChosenRun], gap_rule: bool) -> u8 {
         let run_len = self.run_len;
         let mut valid = self.all;
         if gap_rule {
@@ -431,12 +528,11 @@ impl Windows {
         }
         // Every window allowed (the usual case): the answer depends on the mask alone,
         // and is looked up.
-        let best = if valid == self.all {
+        if valid == self.all {
             self.table[(mask >> 1) as usize & (WINDOW_TABLE_SIZE - 1)]
         } else {
             best_window_key(mask, run_len, valid)
-        };
-        (best > 0).then(|| ((best as u32 >> 4) - 1, best & 0xF))
+        }
     }
 }
 
@@ -635,10 +731,11 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
     let rank = card.rank();
     let h = &hand.0;
     let of_rank = |suit: usize| h[suit * 13 + rank as usize - 1];
-    if contract.sets() > 0 && (of_rank(0) | of_rank(1) | of_rank(2) | of_rank(3)) > 0 {
+    let (sets, runs) = sets_and_runs(contract);
+    if sets > 0 && (of_rank(0) | of_rank(1) | of_rank(2) | of_rank(3)) > 0 {
         return true;
     }
-    if contract.runs() > 0 {
+    if runs > 0 {
         let run_len = if contract.whole_hand {
             rules.whole_hand_run_min
         } else {
@@ -649,7 +746,7 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
         // close enough to the card's to share a run with it (not its own).
         let ranks = nonzero_bits(suit_bytes(h, card.suit_index() as usize)) << 1;
         let held = ranks | (ranks >> 1 & 1) << 14;
-        return held & window(rank_bits(rank), run_len) != 0;
+        return held & near_rank(rank, run_len) != 0;
     }
     false
 }
@@ -731,7 +828,7 @@ pub fn connections(hand: &CardCounts, card: Card) -> u32 {
     // The suit's positions held within two of the card's (the ace at both ends).
     let ranks = nonzero_bits(suit_bytes(h, card.suit_index() as usize)) << 1;
     let held = ranks | (ranks >> 1 & 1) << 14;
-    let near = (held & window(rank_bits(rank), 3)) as usize;
+    let near = (held & near_rank(rank, 3)) as usize;
     same_rank + BITS_SET_8[near & 0xFF] as u32 + BITS_SET_8[near >> 8] as u32
 }
 
@@ -955,6 +1052,43 @@ mod tests {
                 proptest::prop_assert!(needed.is_some_and(|n| n <= jokers as u32), "{:?} {needed:?}", counts.to_cards());
             }
         }
+    }
+
+    proptest::proptest! {
+        /// The closest set found a number of copies at a time, all ranks at once, is
+        /// the one a scan of the ranks picks: the most copies up to the set's size,
+        /// ties to the higher rank (L-4.1), 13 when the pool has no card.
+        #[test]
+        fn closest_set_agrees_with_a_scan_of_the_ranks(
+            copies in proptest::collection::vec(0u8..10, 13), set_len in 1u32..=10
+        ) {
+            let mut totals = [0u8; 16];
+            totals[1..14].copy_from_slice(&copies);
+            let scan = (1..=13u8)
+                .map(|rank| ((totals[rank as usize] as u32).min(set_len), rank))
+                .max()
+                .unwrap();
+            proptest::prop_assert_eq!(closest_set(&totals, set_len), scan);
+        }
+    }
+
+    #[test]
+    fn near_rank_table_agrees_with_the_window_of_every_rank() {
+        // Every run length and rank; the ace reaches from both ends (L-4.2).
+        for reach in 1..=13u8 {
+            for rank in 1..=13u8 {
+                assert_eq!(
+                    near_rank(rank, reach),
+                    window(rank_bits(rank), reach),
+                    "rank {rank}, reach {reach}"
+                );
+            }
+        }
+        assert_eq!(
+            near_rank(1, 3),
+            1 << 2 | 1 << 3 | 1 << 12 | 1 << 13,
+            "A reaches 2, 3 and Q, K"
+        );
     }
 
     #[test]

@@ -30,7 +30,7 @@ use super::estimate::{
     runs_jokers_needed_at_least, sets_and_runs_within_jokers, Estimate,
 };
 use super::Bot;
-use crate::card::{Card, CardCounts, JOKER_ID};
+use crate::card::{Card, CardCounts, CARD_KINDS, JOKER_ID};
 use crate::deal::draw_cut;
 use crate::game::{Action, GameState, Phase};
 use crate::meld::{Meld, MeldKind};
@@ -124,8 +124,14 @@ pub struct GreedyBot {
     /// between), and a hand that took the discard is the hand it then plays. An
     /// estimate not yet made (`None`: only a bound was needed) is made in full when
     /// its hand is asked about again, so the memo answers as if it had been.
-    memo: [Option<(CardCounts, Contract, Option<Estimate>)>; 2],
+    memo: [Option<Remembered>; 2],
+    /// The slot of `memo` written last (the newest entry, asked first): the older
+    /// slot is overwritten next, so no entry is moved.
+    newest: usize,
 }
+
+/// A memo entry: a hand, its contract and its estimate (if made yet).
+type Remembered = (CardCounts, Contract, Option<Estimate>);
 
 /// The rule set the bot last saw, and variants that restrict `best_arrangement` to
 /// one meld kind, built once per rule set and kept.
@@ -165,6 +171,7 @@ impl GreedyBot {
             rng,
             focus: None,
             memo: [None, None],
+            newest: 0,
         }
     }
 
@@ -277,17 +284,21 @@ impl GreedyBot {
 
     /// The remembered estimate of `hand`, if it is one of the two kept.
     fn recall(&mut self, hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Option<Estimate> {
-        for (h, c, e) in self.memo.iter_mut().flatten() {
-            if h == hand && c == contract {
-                return Some(*e.get_or_insert_with(|| estimate(hand, contract, rules)));
+        // The newest first: a hand remembered twice answers with its latest entry.
+        let newest = self.newest;
+        for slot in [newest, 1 - newest] {
+            if let Some((h, c, e)) = &mut self.memo[slot] {
+                if same_counts(h, hand) && c == contract {
+                    return Some(*e.get_or_insert_with(|| estimate(hand, contract, rules)));
+                }
             }
         }
         None
     }
 
     fn remember(&mut self, hand: CardCounts, contract: Contract, estimate: Option<Estimate>) {
-        self.memo[1] = self.memo[0].take();
-        self.memo[0] = Some((hand, contract, estimate));
+        self.newest = 1 - self.newest;
+        self.memo[self.newest] = Some((hand, contract, estimate));
     }
 
     /// Does `card` bring a not-yet-down hand closer to the contract: fewer cards
@@ -570,6 +581,18 @@ impl Bot for GreedyBot {
         );
         action
     }
+}
+
+/// `a == b`, sixteen counts at a time (the last word overlaps the one before it):
+/// fewer instructions than the derived byte-array comparison, on the memo's path.
+#[inline]
+pub(super) fn same_counts(a: &CardCounts, b: &CardCounts) -> bool {
+    let word = |c: &CardCounts, at: usize| u128::from_le_bytes(c.0[at..at + 16].try_into().expect("sixteen counts"));
+    let same = [0, 16, 32, CARD_KINDS - 16]
+        .iter()
+        .all(|&at| word(a, at) == word(b, at));
+    debug_assert_eq!(same, a == b);
+    same
 }
 
 /// `hand` plus one `card` (a hand never holds 255 copies; saturate rather than wrap).

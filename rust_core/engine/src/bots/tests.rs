@@ -594,3 +594,20 @@ fn expert_is_selectable_by_name() {
     assert_eq!(BotKind::parse("Expert").unwrap(), BotKind::Expert);
     assert_eq!(BotKind::Expert.build(3).kind(), BotKind::Expert);
 }
+
+proptest::proptest! {
+    /// The memo's hand comparison (sixteen counts at a time, the last word
+    /// overlapping) agrees with `==` on hands equal or differing in one count,
+    /// wherever that count sits, the joker's (the last) included.
+    #[test]
+    fn memo_hand_comparison_agrees_with_equality(
+        base in proptest::collection::vec(0u8..3, crate::card::CARD_KINDS), at in 0usize..crate::card::CARD_KINDS,
+        delta in 0u8..3
+    ) {
+        let a = CardCounts(base.clone().try_into().unwrap());
+        let mut b = a;
+        b.0[at] = b.0[at].wrapping_add(delta);
+        proptest::prop_assert_eq!(greedy::same_counts(&a, &b), a == b);
+        proptest::prop_assert_eq!(greedy::same_counts(&b, &a), delta == 0);
+    }
+}
