@@ -3,8 +3,8 @@
 //! docs/action-space.md), where [`super::all_go_downs`] also names every go-down's melds.
 
 use super::cands::{Cand, Pool};
-use super::dfs::{melds_cmp, multiset_cmp, search_go_down, Collect, Found, GoDownSearch, Goal, Node};
-use super::{all_go_downs, go_down_of, joker_form, with_scratch, GoDown};
+use super::dfs::{melds_cmp, multiset_cmp, search_go_down, Found, GoDownSearch, Goal, Node};
+use super::{all_go_downs, collect_go_downs, go_down_of, joker_form, with_scratch, GoDown};
 use crate::card::CardCounts;
 use crate::meld::Meld;
 use crate::rules::{Contract, RuleSet};
@@ -119,13 +119,7 @@ pub fn nth_go_down(
     }
     if may_repeat(contract, rules) {
         return with_scratch(|scratch| {
-            let mut goal = Collect {
-                found: Vec::new(),
-                limit,
-                truncated: false,
-            };
-            search_go_down(&joker_form(hand, rules), contract, rules, scratch, &mut goal);
-            goal.trim();
+            let goal = collect_go_downs(hand, contract, rules, limit, scratch);
             let mut kept: Vec<&Found> = goal.found.iter().filter(|f| keep(&CardCounts(f.left))).collect();
             if k >= kept.len() {
                 return None;

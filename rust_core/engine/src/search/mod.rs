@@ -203,18 +203,32 @@ pub fn all_go_downs_limited(hand: &CardCounts, contract: &Contract, rules: &Rule
         };
     }
     with_scratch(|scratch| {
-        let mut goal = Collect {
-            found: Vec::new(),
-            limit,
-            truncated: false,
-        };
-        search_go_down(&joker_form(hand, rules), contract, rules, scratch, &mut goal);
-        goal.trim();
+        let goal = collect_go_downs(hand, contract, rules, limit, scratch);
         GoDownList {
             go_downs: goal.found.iter().map(|found| go_down_of(found, hand, rules)).collect(),
             truncated: goal.truncated,
         }
     })
+}
+
+/// Every go-down of `hand` found by the slot search, sorted, without repeats, and cut
+/// at `limit` (`Collect::trim`): what `all_go_downs` lists and what `count.rs` picks
+/// from when a contract can meet a go-down twice.
+pub(crate) fn collect_go_downs(
+    hand: &CardCounts,
+    contract: &Contract,
+    rules: &RuleSet,
+    limit: usize,
+    scratch: &mut Scratch,
+) -> Collect {
+    let mut goal = Collect {
+        found: Vec::new(),
+        limit,
+        truncated: false,
+    };
+    search_go_down(&joker_form(hand, rules), contract, rules, scratch, &mut goal);
+    goal.trim();
+    goal
 }
 
 /// The cards that would give `hand` the contract: each card id `c` (naturals, and the
