@@ -130,6 +130,22 @@ impl Pool {
         self.counts[id_at(suit, pos)] > 0
     }
 
+    /// Take one copy of every card the pool has in the window of `run`, the present
+    /// positions found from the suit's mask rather than by trying each position. A
+    /// window never holds both of the ace's positions (at most 13 long), so no card
+    /// is taken twice.
+    #[inline(always)]
+    fn take_run(&mut self, run: ChosenRun) {
+        debug_assert!(run.hi - run.lo < 13);
+        let window = ((1u32 << (run.hi - run.lo + 1)) - 1) << run.lo;
+        let mut present = self.masks[run.suit as usize] as u32 & window;
+        while present != 0 {
+            let pos = present.trailing_zeros() as u8;
+            present &= present - 1;
+            self.take(run.suit, if pos == 14 { 1 } else { pos });
+        }
+    }
+
     /// Take the card at run position `pos` of `suit` if the pool has it.
     #[inline]
     fn take_at(&mut self, suit: u8, pos: u8) -> bool {
@@ -301,6 +317,9 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
 
     let mut chosen = [ChosenRun { suit: 0, lo: 0, hi: 0 }; 16];
     let mut n_chosen = 0usize;
+    // Per suit: the low positions of the windows its chosen runs close (L-4.4).
+    let mut blocked = [0 as PositionMask; 4];
+    let gap_rule = rules.same_suit_runs_need_gap;
     // Per suit: the best window as `(present + 1) << 6 | suit << 4 | lo` (0: none)
     // and the mask it was computed for.
     let mut suit_best = [0u32; 4];
@@ -325,8 +344,12 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
             for suit in 0..4u8 {
                 let s = suit as usize;
                 if scanned[s] != Some(pool.masks[s]) {
-                    let gap_rule = rules.same_suit_runs_need_gap;
-                    let key = windows.best_key(pool.masks[s], suit, &chosen[..n_chosen], gap_rule) as u32;
+                    let key = windows.best_key_blocked(pool.masks[s], blocked[s]);
+                    debug_assert_eq!(
+                        key,
+                        windows.best_key(pool.masks[s], suit, &chosen[..n_chosen], gap_rule)
+                    );
+                    let key = key as u32;
                     suit_best[s] = if key == 0 {
                         0
                     } else {
@@ -400,12 +423,13 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
             (copies, set_len, set_naturals)
         } else {
             let (present, run) = best_run.expect("runs_left > 0 gives a window");
-            for pos in run.lo..=run.hi {
-                pool.take_at(run.suit, pos);
-            }
+            pool.take_run(run);
             if n_chosen < chosen.len() {
                 chosen[n_chosen] = run;
                 n_chosen += 1;
+            }
+            if gap_rule {
+                blocked[run.suit as usize] |= windows.closed_by(run);
             }
             scanned[run.suit as usize] = None; // its windows now depend on this run (L-4.4)
             runs_left -= 1;
@@ -493,6 +517,8 @@ struct Windows {
     run_len: u8,
     /// Every window's lane (see [`window_lanes`]).
     all: u128,
+    /// Every window's low position (1..=15 - run_len) as a bit.
+    all_lows: PositionMask,
     table: &'static [u8; WINDOW_TABLE_SIZE],
 }
 
@@ -502,6 +528,7 @@ impl Windows {
         Windows {
             run_len,
             all: window_lanes(run_len),
+            all_lows: ((1u32 << (16 - run_len as u32)) - 2) as PositionMask,
             table: window_table(run_len),
         }
     }
@@ -513,7 +540,37 @@ impl Windows {
         (best > 0).then(|| ((best as u32 >> 4) - 1, best & 0xF))
     }
 
-    /// [`best_window`] of `mask` as its key `(present + 1) << 4 | lo` (0: none).
+    /// The low positions of the windows that touch `run` end to end (L-4.4): the
+    /// window just above it and the one just below it.
+    #[inline(always)]
+    fn closed_by(&self, run: ChosenRun) -> PositionMask {
+        let above = 1 << (run.hi + 1);
+        let below = if run.lo > self.run_len {
+            1 << (run.lo - self.run_len)
+        } else {
+            0
+        };
+        above | below
+    }
+
+    /// [`best_window`] of `mask` as its key `(present + 1) << 4 | lo` (0: none), the
+    /// windows starting at the positions of `blocked` left out (see [`Windows::closed_by`]).
+    #[inline(always)]
+    fn best_key_blocked(&self, mask: PositionMask, blocked: PositionMask) -> u8 {
+        // Every window allowed (the usual case): the answer depends on the mask alone,
+        // and is looked up.
+        if blocked & self.all_lows == 0 {
+            self.table[(mask >> 1) as usize & (WINDOW_TABLE_SIZE - 1)]
+        } else {
+            let b = blocked as usize;
+            let closed = (SPREAD[b & 0xFF] as u128 | (SPREAD[b >> 8] as u128) << 64) * 0xFF;
+            best_window_key(mask, self.run_len, self.all & !closed)
+        }
+    }
+
+    /// [`best_window`] of `mask` as its key `(present + 1) << 4 | lo` (0: none), the
+    /// gap rule applied by a walk of the chosen runs (the reference of
+    /// [`Windows::best_key_blocked`]).
     #[inline(always)]
     fn best_key(&self, mask: PositionMask, suit: u8, chosen: &[ChosenRun], gap_rule: bool) -> u8 {
         let run_len = self.run_len;
@@ -976,6 +1033,79 @@ mod tests {
                 naive,
                 "{mask:#b} {run_len} {lo}"
             );
+        }
+    }
+
+    #[test]
+    fn blocked_windows_agree_with_a_walk_of_the_chosen_runs() {
+        // L-4.4: the windows closed by a suit's chosen runs, kept as a mask of low
+        // positions, give the walk's best window, for random masks (the ace at both
+        // ends, L-4.3), run lengths and up to three chosen runs in any suit.
+        let mut rng = crate::rng::Rng::from_seed(21);
+        for _ in 0..4000 {
+            let ranks = rng.below(1 << 13) as PositionMask;
+            let mask = (ranks << 1) | (ranks & 1) << 14;
+            let run_len = 1 + rng.below(13) as u8;
+            let windows = Windows::new(run_len);
+            let suit = rng.below(4) as u8;
+            let mut chosen = Vec::new();
+            let mut blocked = 0;
+            for _ in 0..rng.below(4) {
+                let lo = 1 + rng.below(15 - run_len as u32) as u8;
+                let run = ChosenRun {
+                    suit: rng.below(4) as u8,
+                    lo,
+                    hi: lo + run_len - 1,
+                };
+                if run.suit == suit {
+                    blocked |= windows.closed_by(run);
+                }
+                chosen.push(run);
+            }
+            assert_eq!(
+                windows.best_key_blocked(mask, blocked),
+                windows.best_key(mask, suit, &chosen, true),
+                "{mask:#b} {run_len}"
+            );
+            assert_eq!(
+                windows.best_key_blocked(mask, 0),
+                windows.best_key(mask, suit, &chosen, false),
+                "{mask:#b} {run_len}, no gap rule"
+            );
+        }
+    }
+
+    #[test]
+    fn a_run_is_taken_as_its_positions_one_by_one() {
+        // The run's present cards found from the suit's mask are the cards taken by
+        // trying every position of the window (the ace low or high, L-4.3).
+        let mut rng = crate::rng::Rng::from_seed(22);
+        for _ in 0..3000 {
+            let mut counts = CardCounts([0; CARD_KINDS]);
+            for n in counts.0.iter_mut() {
+                *n = [0, 0, 1, 1, 2, 3][rng.below(6) as usize];
+            }
+            let run_len = 1 + rng.below(13) as u8;
+            let lo = 1 + rng.below(15 - run_len as u32) as u8;
+            let run = ChosenRun {
+                suit: rng.below(4) as u8,
+                lo,
+                hi: lo + run_len - 1,
+            };
+            let mut by_mask = Pool::new(&counts);
+            by_mask.take_run(run);
+            let mut by_position = Pool::new(&counts);
+            for pos in run.lo..=run.hi {
+                by_position.take_at(run.suit, pos);
+            }
+            assert_eq!(
+                by_mask.counts,
+                by_position.counts,
+                "{:?} {lo} {run_len}",
+                counts.to_cards()
+            );
+            assert_eq!(by_mask.masks, by_position.masks);
+            assert_eq!(by_mask.rank_totals, by_position.rank_totals);
         }
     }
 
