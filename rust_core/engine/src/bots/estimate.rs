@@ -91,26 +91,38 @@ struct Pool {
 
 impl Pool {
     fn new(hand: &CardCounts) -> Pool {
+        Pool::for_kinds(hand, true, true)
+    }
+
+    /// The pool of `hand` with only what picks of the meld kinds asked for read:
+    /// the rank totals for sets, the position masks for runs. The other stays
+    /// empty (the masks) or meaningless (the totals), and `take` keeps it so.
+    #[inline(always)]
+    fn for_kinds(hand: &CardCounts, sets: bool, runs: bool) -> Pool {
         let mut pool = Pool {
             counts: hand.0,
             masks: [0; 4],
             rank_totals: [0; 16],
         };
         pool.counts[JOKER_ID as usize] = 0;
-        // Branch-free, a suit of 13 counts at a time.
         let h = &hand.0;
-        for (suit, mask) in pool.masks.iter_mut().enumerate() {
-            let ranks = nonzero_bits(suit_bytes(h, suit)) << 1;
-            // The ace is also position 14.
-            *mask = ranks | (ranks >> 1 & 1) << 14;
+        if runs {
+            // Branch-free, a suit of 13 counts at a time.
+            for (suit, mask) in pool.masks.iter_mut().enumerate() {
+                let ranks = nonzero_bits(suit_bytes(h, suit)) << 1;
+                // The ace is also position 14.
+                *mask = ranks | (ranks >> 1 & 1) << 14;
+            }
         }
-        // The four suits of a rank sit 13 ids apart: the suits' words added byte by
-        // byte give every rank's total at once (a hand holds a few copies of a card,
-        // so no byte carries into the next; the bytes above 13 are ignored).
-        let totals = (0..4).fold(0u128, |sum, suit| sum.wrapping_add(suit_bytes(h, suit)));
-        // Rank `r` (1..=13) at byte `r`, byte 0 (no rank) zero.
-        let bytes = (totals << 8).to_le_bytes();
-        pool.rank_totals[..14].copy_from_slice(&bytes[..14]);
+        if sets {
+            // The four suits of a rank sit 13 ids apart: the suits' words added byte by
+            // byte give every rank's total at once (a hand holds a few copies of a card,
+            // so no byte carries into the next; the bytes above 13 are ignored).
+            let totals = (0..4).fold(0u128, |sum, suit| sum.wrapping_add(suit_bytes(h, suit)));
+            // Rank `r` (1..=13) at byte `r`, byte 0 (no rank) zero.
+            let bytes = (totals << 8).to_le_bytes();
+            pool.rank_totals[..14].copy_from_slice(&bytes[..14]);
+        }
         pool
     }
 
@@ -119,7 +131,8 @@ impl Pool {
     fn take(&mut self, suit: u8, rank: u8) {
         let id = (suit * 13 + rank - 1) as usize;
         self.counts[id] -= 1;
-        self.rank_totals[rank as usize] -= 1;
+        // Wrapping: the totals are not kept for a pool without sets (`for_kinds`).
+        self.rank_totals[rank as usize] = self.rank_totals[rank as usize].wrapping_sub(1);
         if self.counts[id] == 0 {
             self.masks[suit as usize] &= !rank_bits(rank);
         }
@@ -302,7 +315,8 @@ pub fn estimate(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Esti
 /// shrinks. For questions such as "does this card lower the cards missing?".
 #[inline(always)]
 pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, bound: u32) -> Option<Estimate> {
-    let mut pool = Pool::new(hand);
+    let (mut sets_left, mut runs_left) = sets_and_runs(contract);
+    let mut pool = Pool::for_kinds(hand, sets_left > 0, runs_left > 0);
     let jokers = hand.jokers() as u32;
     let set_len = rules.set_size_min.max(1) as u32;
     let run_len = if contract.whole_hand {
@@ -324,7 +338,6 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
     // and the mask it was computed for.
     let mut suit_best = [0u32; 4];
     let mut scanned: [Option<PositionMask>; 4] = [None; 4];
-    let (mut sets_left, mut runs_left) = sets_and_runs(contract);
     let mut fillable = 0u32; // gaps a joker may fill
     let mut natural_gaps = 0u32; // gaps only a natural card may fill
     while sets_left + runs_left > 0 {
@@ -491,12 +504,14 @@ fn closest_set(totals: &[u8; 16], set_len: u32) -> (u32, u8) {
         return by_scan();
     }
     let mut found = (0, 13);
+    let mut level = (lanes | HIGH) - LANE_ONES * set_len as u128;
     for copies in (1..=set_len).rev() {
-        let enough = ((lanes | HIGH) - LANE_ONES * copies as u128) & HIGH;
+        let enough = level & HIGH;
         if enough != 0 {
             found = (copies, ((127 - enough.leading_zeros()) / 8) as u8);
             break;
         }
+        level += LANE_ONES;
     }
     debug_assert_eq!(found, by_scan());
     found
@@ -515,8 +530,6 @@ fn best_window(mask: PositionMask, suit: u8, run_len: u8, chosen: &[ChosenRun], 
 /// once per estimate rather than once per suit and pick.
 struct Windows {
     run_len: u8,
-    /// Every window's lane (see [`window_lanes`]).
-    all: u128,
     /// Every window's low position (1..=15 - run_len) as a bit.
     all_lows: PositionMask,
     table: &'static [u8; WINDOW_TABLE_SIZE],
@@ -527,7 +540,6 @@ impl Windows {
     fn new(run_len: u8) -> Windows {
         Windows {
             run_len,
-            all: window_lanes(run_len),
             all_lows: ((1u32 << (16 - run_len as u32)) - 2) as PositionMask,
             table: window_table(run_len),
         }
@@ -562,9 +574,7 @@ impl Windows {
         if blocked & self.all_lows == 0 {
             self.table[(mask >> 1) as usize & (WINDOW_TABLE_SIZE - 1)]
         } else {
-            let b = blocked as usize;
-            let closed = (SPREAD[b & 0xFF] as u128 | (SPREAD[b >> 8] as u128) << 64) * 0xFF;
-            best_window_key(mask, self.run_len, self.all & !closed)
+            best_window_key(mask, self.run_len, lanes_of(self.all_lows & !blocked))
         }
     }
 
@@ -574,7 +584,8 @@ impl Windows {
     #[inline(always)]
     fn best_key(&self, mask: PositionMask, suit: u8, chosen: &[ChosenRun], gap_rule: bool) -> u8 {
         let run_len = self.run_len;
-        let mut valid = self.all;
+        let all = window_lanes(run_len);
+        let mut valid = all;
         if gap_rule {
             for c in chosen.iter().filter(|c| c.suit == suit) {
                 valid &= !(0xFF << (8 * (c.hi as u32 + 1)));
@@ -585,7 +596,7 @@ impl Windows {
         }
         // Every window allowed (the usual case): the answer depends on the mask alone,
         // and is looked up.
-        if valid == self.all {
+        if valid == all {
             self.table[(mask >> 1) as usize & (WINDOW_TABLE_SIZE - 1)]
         } else {
             best_window_key(mask, run_len, valid)
@@ -599,10 +610,47 @@ fn window_lanes(run_len: u8) -> u128 {
     ((1u128 << (8 * (16 - run_len as u32))) - 1) & !0xFF
 }
 
-/// The best window of `mask` among the lanes of `valid`, as the byte
-/// `(present + 1) << 4 | lo` (0: no window), computed with one byte lane per
-/// position: lane `lo` sums the window starting there.
+/// Byte lane `p` of the result is 0xFF when bit `p` of `bits` is set, else 0.
+#[inline(always)]
+fn lanes_of(bits: PositionMask) -> u128 {
+    let b = bits as usize;
+    (SPREAD[b & 0xFF] as u128 | (SPREAD[b >> 8] as u128) << 64) * 0xFF
+}
+
+/// The best window of `mask` among the lanes of `valid` (each 0 or 0xFF), as the
+/// byte `(present + 1) << 4 | lo` (0: no window), computed with one byte lane per
+/// position. Out of line: the estimate needs it only when its gap rule closes a
+/// window (L-4.4).
+#[inline(never)]
 fn best_window_key(mask: PositionMask, run_len: u8, valid: u128) -> u8 {
+    const HIGH: u128 = LANE_ONES << 7;
+    let m = mask as usize;
+    let bits = SPREAD[m & 0xFF] as u128 | (SPREAD[m >> 8 & 0xFF] as u128) << 64;
+    // Lane `p` of `upto`: the positions present up to `p` (at most 14, no carry).
+    let upto = bits.wrapping_mul(LANE_ONES);
+    // Lane `lo`: upto[lo + run_len - 1] - upto[lo - 1], the window starting at `lo`.
+    // No lane of a window (lo + run_len - 1 <= 14) or below goes negative, so a
+    // borrow only reaches lanes above the windows, which `valid` clears.
+    let counts = (upto >> (8 * (run_len as u32 - 1))).wrapping_sub(upto << 8) & valid;
+    // The most present positions first, all lanes at once: the high bit of each
+    // byte of `(counts | 0x80..) - present` says whether that window has as many;
+    // the highest such lane is the highest window.
+    let mut level = (counts | HIGH) - LANE_ONES * run_len as u128;
+    for present in (0..=run_len as u32).rev() {
+        let enough = level & HIGH & valid;
+        if enough != 0 {
+            let lo = (127 - enough.leading_zeros()) / 8;
+            return ((present + 1) << 4 | lo) as u8;
+        }
+        level += LANE_ONES;
+    }
+    0
+}
+
+/// [`best_window_key`] as first written: every window's lane summed position by
+/// position, then the largest key byte.
+#[cfg(test)]
+fn best_window_key_by_sums(mask: PositionMask, run_len: u8, valid: u128) -> u8 {
     let m = mask as usize;
     let bits = SPREAD[m & 0xFF] as u128 | (SPREAD[m >> 8 & 0xFF] as u128) << 64;
     let mut counts = 0u128;
@@ -813,7 +861,7 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
 /// consecutive positions of a suit)? Jokers are not counted. When not, their best
 /// arrangement is no meld at all, and the search can be skipped.
 pub fn could_meld(cards: &CardCounts, sets: bool, runs: bool, rules: &RuleSet) -> bool {
-    let pool = Pool::new(cards);
+    let pool = Pool::for_kinds(cards, sets, runs);
     if sets
         && pool
             .rank_totals
@@ -843,7 +891,7 @@ pub fn could_meld(cards: &CardCounts, sets: bool, runs: bool, rules: &RuleSet) -
 /// contract (L-8) needs this card by card (and more: the runs must not share cards),
 /// so a hand that fails it cannot be laid whole.
 pub fn every_card_could_run(hand: &CardCounts, run_len: u8) -> bool {
-    let pool = Pool::new(hand);
+    let pool = Pool::for_kinds(hand, false, true);
     let len = run_len.clamp(1, 14);
     // At least one natural card per run (L-4.5), the rest may be jokers.
     let need = (len as u32).saturating_sub(hand.jokers() as u32).max(1);
@@ -1072,6 +1120,44 @@ mod tests {
                 windows.best_key(mask, suit, &chosen, false),
                 "{mask:#b} {run_len}, no gap rule"
             );
+        }
+    }
+
+    #[test]
+    fn window_keys_from_prefix_counts_agree_with_summed_lanes() {
+        // Any set of allowed windows (L-4.4 closes some), random masks with the ace
+        // at both ends (L-4.3), every run length.
+        let mut rng = crate::rng::Rng::from_seed(23);
+        for _ in 0..5000 {
+            let ranks = rng.below(1 << 13) as PositionMask;
+            let mask = (ranks << 1) | (ranks & 1) << 14;
+            let run_len = 1 + rng.below(13) as u8;
+            let allowed = rng.below(1 << 16) as PositionMask;
+            let valid = window_lanes(run_len) & lanes_of(allowed);
+            assert_eq!(
+                best_window_key(mask, run_len, valid),
+                best_window_key_by_sums(mask, run_len, valid),
+                "{mask:#b} {run_len} {allowed:#b}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_pool_of_one_kind_keeps_what_that_kind_reads() {
+        // Sets read the rank totals, runs the masks (L-4.1, L-4.2); every pool keeps
+        // the counts.
+        let mut rng = crate::rng::Rng::from_seed(24);
+        for _ in 0..1000 {
+            let mut counts = CardCounts([0; CARD_KINDS]);
+            for n in counts.0.iter_mut() {
+                *n = [0, 0, 1, 2][rng.below(4) as usize];
+            }
+            let full = Pool::new(&counts);
+            let sets = Pool::for_kinds(&counts, true, false);
+            let runs = Pool::for_kinds(&counts, false, true);
+            assert_eq!(sets.rank_totals, full.rank_totals);
+            assert_eq!(runs.masks, full.masks);
+            assert_eq!((sets.counts, runs.counts), (full.counts, full.counts));
         }
     }
 
