@@ -143,20 +143,31 @@ impl Pool {
         self.counts[id_at(suit, pos)] > 0
     }
 
-    /// Take one copy of every card the pool has in the window of `run`, the present
-    /// positions found from the suit's mask rather than by trying each position. A
-    /// window never holds both of the ace's positions (at most 13 long), so no card
-    /// is taken twice.
+    /// Take one copy of every card the pool has in the window of `run`, all at once:
+    /// the present positions found from the suit's mask, one subtraction from the
+    /// suit's thirteen counts and one from the rank totals, then the suit's mask
+    /// read again. A window never holds both of the ace's positions (at most 13
+    /// long), so no card is taken twice.
     #[inline(always)]
     fn take_run(&mut self, run: ChosenRun) {
         debug_assert!(run.hi - run.lo < 13);
+        let suit = run.suit as usize;
         let window = ((1u32 << (run.hi - run.lo + 1)) - 1) << run.lo;
-        let mut present = self.masks[run.suit as usize] as u32 & window;
-        while present != 0 {
-            let pos = present.trailing_zeros() as u8;
-            present &= present - 1;
-            self.take(run.suit, if pos == 14 { 1 } else { pos });
-        }
+        let present = self.masks[suit] as u32 & window;
+        // Bit `rank - 1` per card taken: positions 1..=13 are ranks 1..=13, 14 the ace.
+        let taken = (present >> 1 & 0x1FFF | present >> 14) as usize;
+        let ones = SPREAD[taken & 0xFF] as u128 | (SPREAD[taken >> 8] as u128) << 64;
+        let first = suit * 13;
+        let mut bytes = [0u8; 16];
+        bytes[..13].copy_from_slice(&self.counts[first..first + 13]);
+        // Every count taken from is at least 1: no byte borrows from the next.
+        let left = u128::from_le_bytes(bytes) - ones;
+        self.counts[first..first + 13].copy_from_slice(&left.to_le_bytes()[..13]);
+        let ranks = nonzero_bits(left) << 1;
+        self.masks[suit] = ranks | (ranks >> 1 & 1) << 14;
+        // Rank `r` at byte `r` (wrapping: a pool without sets keeps no totals).
+        let totals = u128::from_le_bytes(self.rank_totals).wrapping_sub(ones << 8);
+        self.rank_totals = totals.to_le_bytes();
     }
 
     /// Take the card at run position `pos` of `suit` if the pool has it.
@@ -184,13 +195,16 @@ fn suit_bytes(counts: &[u8; CARD_KINDS], suit: usize) -> u128 {
 
 /// Bit `i` (`i < 13`) set iff byte `i` of `word` is not zero, eight bytes at a time:
 /// the high bit of each byte of `((x & 0x7f..) + 0x7f..) | x` says whether it is
-/// non-zero, and one multiplication gathers those bits.
+/// non-zero, and one multiplication gathers those high bits into the top byte (the
+/// high bit of byte `i` lands on bit `56 + i`; every other product falls below bit
+/// 56 or above bit 63, and no two land on the same bit).
 #[inline]
 fn nonzero_bits(word: u128) -> PositionMask {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
     let gather = |x: u64| {
-        let flags = ((((x & LOW7) + LOW7) | x) >> 7) & 0x0101_0101_0101_0101;
-        (flags.wrapping_mul(0x0102_0408_1020_4080) >> 56) as PositionMask
+        let flags = (((x & LOW7) + LOW7) | x) & HIGH;
+        (flags.wrapping_mul(0x0002_0408_1020_4081) >> 56) as PositionMask
     };
     (gather(word as u64) | gather((word >> 64) as u64) << 8) & 0x1FFF
 }
