@@ -72,6 +72,55 @@ fn near_rank(rank: u8, reach: u8) -> PositionMask {
     near
 }
 
+/// [`near_rank`] as byte masks over a suit's thirteen counts read as two words (see
+/// [`suit_words`]): 0xFF at the byte of each rank near the card (the ace's byte for
+/// position 1 or 14), bytes 0..=7 in the first word, 8..=12 at bytes 3..=7 of the
+/// second (its bytes 0..=2 repeat the first word's 5..=7 and stay 0), so that no
+/// count is read twice.
+static NEAR_BYTES: [[(u64, u64); 14]; 14] = {
+    let mut table = [[(0u64, 0u64); 14]; 14];
+    let mut reach = 1;
+    while reach < 14 {
+        let mut rank = 1;
+        while rank < 14 {
+            let near = NEAR_RANK[reach][rank];
+            let mut pos = 1;
+            while pos <= 14 {
+                if near >> pos & 1 == 1 {
+                    let byte = if pos == 14 { 0 } else { pos - 1 };
+                    if byte < 8 {
+                        table[reach][rank].0 |= 0xFF << (8 * byte);
+                    } else {
+                        table[reach][rank].1 |= 0xFF << (8 * (byte - 5));
+                    }
+                }
+                pos += 1;
+            }
+            rank += 1;
+        }
+        reach += 1;
+    }
+    table
+};
+
+/// The counts of `suit` as two words, with no shift by the suit: its ids 0..=7 and
+/// its ids 5..=12 (both inside the hand's 53 counts for every suit).
+#[inline(always)]
+fn suit_words(counts: &[u8; CARD_KINDS], suit: usize) -> (u64, u64) {
+    let first = suit * 13;
+    let word = |at: usize| u64::from_le_bytes(counts[at..at + 8].try_into().expect("eight bytes"));
+    (word(first), word(first + 5))
+}
+
+/// How many bytes of `word` are not zero (the high bit of each byte of
+/// `((x & 0x7f..) + 0x7f..) | x` says so; one multiplication adds them up).
+#[inline(always)]
+fn nonzero_bytes(word: u64) -> u32 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let flags = ((((word & LOW7) + LOW7) | word) >> 7) & 0x0101_0101_0101_0101;
+    (flags.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+}
+
 /// A run window the estimate has committed to.
 #[derive(Clone, Copy)]
 struct ChosenRun {
@@ -861,11 +910,17 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
             rules.run_size_min
         }
         .clamp(1, 13);
-        // The suit's positions held (the ace at both ends), against the positions
-        // close enough to the card's to share a run with it (not its own).
-        let ranks = nonzero_bits(suit_bytes(h, card.suit_index() as usize)) << 1;
-        let held = ranks | (ranks >> 1 & 1) << 14;
-        return held & near_rank(rank, run_len) != 0;
+        // The suit's counts at the positions close enough to the card's to share a
+        // run with it (not its own; the ace at both ends).
+        let (low, high) = suit_words(h, card.suit_index() as usize);
+        let (near_low, near_high) = NEAR_BYTES[run_len as usize][rank.min(13) as usize];
+        let helps = (low & near_low) | (high & near_high) != 0;
+        debug_assert_eq!(helps, {
+            let ranks = nonzero_bits(suit_bytes(h, card.suit_index() as usize)) << 1;
+            let held = ranks | (ranks >> 1 & 1) << 14;
+            held & near_rank(rank, run_len) != 0
+        });
+        return helps;
     }
     false
 }
@@ -945,10 +1000,15 @@ pub fn connections(hand: &CardCounts, card: Card) -> u32 {
     let of_rank = |suit: usize| h[suit * 13 + rank as usize - 1] as u32;
     let same_rank = (of_rank(0) + of_rank(1) + of_rank(2) + of_rank(3)).saturating_sub(1);
     // The suit's positions held within two of the card's (the ace at both ends).
-    let ranks = nonzero_bits(suit_bytes(h, card.suit_index() as usize)) << 1;
-    let held = ranks | (ranks >> 1 & 1) << 14;
-    let near = (held & near_rank(rank, 3)) as usize;
-    same_rank + BITS_SET_8[near & 0xFF] as u32 + BITS_SET_8[near >> 8] as u32
+    let (low, high) = suit_words(h, card.suit_index() as usize);
+    let (near_low, near_high) = NEAR_BYTES[3][rank.min(13) as usize];
+    let near = nonzero_bytes(low & near_low) + nonzero_bytes(high & near_high);
+    debug_assert_eq!(near, {
+        let ranks = nonzero_bits(suit_bytes(h, card.suit_index() as usize)) << 1;
+        let held = ranks | (ranks >> 1 & 1) << 14;
+        ones((held & near_rank(rank, 3)) as u32)
+    });
+    same_rank + near
 }
 
 #[cfg(test)]
@@ -1319,6 +1379,39 @@ mod tests {
             1 << 2 | 1 << 3 | 1 << 12 | 1 << 13,
             "A reaches 2, 3 and Q, K"
         );
+    }
+
+    #[test]
+    fn near_bytes_read_the_counts_of_the_near_positions_once() {
+        // For every run length and rank, and random counts of one suit: the bytes the
+        // two words' masks keep are the counts at the near positions, each read once
+        // (the ace's count at position 1 or 14, L-4.3).
+        let mut rng = crate::rng::Rng::from_seed(25);
+        for reach in 1..=13u8 {
+            for rank in 1..=13u8 {
+                for _ in 0..20 {
+                    let mut counts = [0u8; CARD_KINDS];
+                    for n in counts.iter_mut() {
+                        *n = [0, 1, 2, 3][rng.below(4) as usize];
+                    }
+                    let suit = rng.below(4) as usize;
+                    let (low, high) = suit_words(&counts, suit);
+                    let (near_low, near_high) = NEAR_BYTES[reach as usize][rank as usize];
+                    let kept: u32 = (low & near_low)
+                        .to_le_bytes()
+                        .iter()
+                        .chain((high & near_high).to_le_bytes().iter())
+                        .map(|&b| b as u32)
+                        .sum();
+                    let near = near_rank(rank, reach);
+                    let want: u32 = (1..=13u8)
+                        .filter(|&r| rank_bits(r) & near != 0)
+                        .map(|r| counts[suit * 13 + r as usize - 1] as u32)
+                        .sum();
+                    assert_eq!(kept, want, "reach {reach}, rank {rank}, suit {suit}");
+                }
+            }
+        }
     }
 
     #[test]
