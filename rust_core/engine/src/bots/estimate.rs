@@ -754,56 +754,72 @@ fn window_table(run_len: u8) -> &'static [u8; WINDOW_TABLE_SIZE] {
 /// of any contract fits the hand, and the exact search (costly when it fails) can be
 /// skipped.
 pub fn runs_jokers_needed_at_least(hand: &CardCounts, runs: u8, run_len: u8) -> Option<u32> {
+    match runs {
+        0 => return Some(0),
+        1 | 2 => {}
+        _ => return None,
+    }
     let len = run_len.clamp(1, 13);
     let h = &hand.0;
-    // Per suit: positions with at least one copy, and with at least two.
-    let mut one = [0u32; 4];
-    let mut two = [0u32; 4];
-    let mut gap = [0u32; 4];
+    // The positions held (the ace at both ends) of a suit's counts.
+    let at = |ranks: PositionMask| {
+        let r = (ranks as u32) << 1;
+        r | (r >> 1 & 1) << 14
+    };
+    // Per suit: its counts, the positions with at least one copy, its best window's gap.
+    let words = [0, 1, 2, 3].map(|suit| suit_bytes(h, suit));
+    let one = words.map(|word| at(nonzero_bits(word)));
     let table = window_table(len);
-    for suit in 0..4 {
-        let word = suit_bytes(h, suit);
-        let at = |ranks: PositionMask| {
-            let r = (ranks as u32) << 1;
-            r | (r >> 1 & 1) << 14
-        };
-        one[suit] = at(nonzero_bits(word));
-        // A byte is at least 2 when a bit above its lowest is set.
-        two[suit] = at(nonzero_bits(word & (LANE_ONES * 0xFE)));
-        let best = table[(one[suit] >> 1) as usize & (WINDOW_TABLE_SIZE - 1)] as u32;
-        gap[suit] = len as u32 - ((best >> 4) - 1);
+    let gap = one.map(|have| {
+        let best = table[(have >> 1) as usize & (WINDOW_TABLE_SIZE - 1)] as u32;
+        len as u32 - ((best >> 4) - 1)
+    });
+    if runs == 1 {
+        return gap.iter().copied().min();
     }
-    match runs {
-        0 => Some(0),
-        1 => gap.iter().copied().min(),
-        2 => {
-            // Two suits, each with its best window...
-            let mut sorted = gap;
-            sorted.sort_unstable();
-            let mut best = sorted[0] + sorted[1];
-            // ...or both windows in one suit (never fewer than twice its best gap).
-            let full = (1u32 << len) - 1;
-            for suit in 0..4 {
-                if 2 * gap[suit] >= best {
+    // Two suits, each with its best window...
+    let mut sorted = gap;
+    sorted.sort_unstable();
+    let mut best = sorted[0] + sorted[1];
+    // ...or both windows in one suit (never fewer than twice its best gap).
+    let full = (1u32 << len) - 1;
+    let last = 15 - len as u32;
+    for suit in 0..4 {
+        if 2 * gap[suit] >= best {
+            continue;
+        }
+        let have = one[suit];
+        // Positions with at least two copies: a byte is at least 2 when a bit above
+        // its lowest is set.
+        let twice = at(nonzero_bits(words[suit] & (LANE_ONES * 0xFE)));
+        // The positions each window lacks. Two windows lack at least their sum (a
+        // position both cover also needs a second copy), exactly that when they
+        // share none: only overlapping pairs under the best so far are counted.
+        let mut lacks = [0u32; 16];
+        for lo in 1..=last {
+            lacks[lo as usize] = ones(full << lo & !have);
+        }
+        'pairs: for lo in 1..=last {
+            for hi in lo..=last {
+                let apart = lacks[lo as usize] + lacks[hi as usize];
+                if apart >= best {
                     continue;
                 }
-                let (have, twice) = (one[suit], two[suit]);
-                'pairs: for lo in 1..=15 - len as u32 {
-                    for hi in lo..=15 - len as u32 {
-                        let (a, b) = (full << lo, full << hi);
-                        let (both, either) = (a & b, a ^ b);
-                        let short = ones(either & !have) + ones(both & !have) + ones(both & !twice);
-                        best = best.min(short);
-                        if best == 0 {
-                            break 'pairs;
-                        }
-                    }
+                let short = if hi >= lo + len as u32 {
+                    apart
+                } else {
+                    let (a, b) = (full << lo, full << hi);
+                    let (both, either) = (a & b, a ^ b);
+                    ones(either & !have) + ones(both & !have) + ones(both & !twice)
+                };
+                best = best.min(short);
+                if best == 0 {
+                    break 'pairs;
                 }
             }
-            Some(best)
         }
-        _ => None,
     }
+    Some(best)
 }
 
 /// Could `hand` lay `sets` sets of `set_len` and `runs` runs of `run_len` (L-4.1,
@@ -1319,6 +1335,69 @@ mod tests {
         }
         counts.0[JOKER_ID as usize] = jokers;
         counts
+    }
+
+    /// `runs_jokers_needed_at_least` as first written: every pair of windows of a
+    /// suit counted in full.
+    fn runs_jokers_needed_by_every_pair(hand: &CardCounts, runs: u8, run_len: u8) -> Option<u32> {
+        let len = run_len.clamp(1, 13);
+        let at = |ranks: PositionMask| {
+            let r = (ranks as u32) << 1;
+            r | (r >> 1 & 1) << 14
+        };
+        let mut one = [0u32; 4];
+        let mut two = [0u32; 4];
+        let mut gap = [0u32; 4];
+        for suit in 0..4 {
+            let word = suit_bytes(&hand.0, suit);
+            one[suit] = at(nonzero_bits(word));
+            two[suit] = at(nonzero_bits(word & (LANE_ONES * 0xFE)));
+            let best = window_table(len)[(one[suit] >> 1) as usize] as u32;
+            gap[suit] = len as u32 - ((best >> 4) - 1);
+        }
+        match runs {
+            0 => Some(0),
+            1 => gap.iter().copied().min(),
+            2 => {
+                let mut sorted = gap;
+                sorted.sort_unstable();
+                let mut best = sorted[0] + sorted[1];
+                let full = (1u32 << len) - 1;
+                for suit in 0..4 {
+                    for lo in 1..=15 - len as u32 {
+                        for hi in lo..=15 - len as u32 {
+                            let (a, b) = (full << lo, full << hi);
+                            let (both, either) = (a & b, a ^ b);
+                            let short = ones(either & !one[suit]) + ones(both & !one[suit]) + ones(both & !two[suit]);
+                            best = best.min(short);
+                        }
+                    }
+                }
+                Some(best)
+            }
+            _ => None,
+        }
+    }
+
+    proptest::proptest! {
+        /// The runs' joker bound that skips overlapping pairs under their windows' sum
+        /// and counts apart pairs as that sum is the bound of every pair counted in
+        /// full (L-4.2, the second deck's copies for overlapping runs).
+        #[test]
+        fn runs_bound_agrees_with_every_pair_counted(
+            suits in 1u8..=4,
+            picks in proptest::collection::vec(0u8..52, 0..20),
+            jokers in 0u8..=2,
+            runs in 0u8..=3,
+            run_len in 2u8..=7,
+        ) {
+            let counts = few_suit_hand(suits, &picks, jokers);
+            proptest::prop_assert_eq!(
+                runs_jokers_needed_at_least(&counts, runs, run_len),
+                runs_jokers_needed_by_every_pair(&counts, runs, run_len),
+                "{:?}", counts.to_cards()
+            );
+        }
     }
 
     proptest::proptest! {
