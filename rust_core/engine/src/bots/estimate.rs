@@ -980,16 +980,9 @@ pub fn every_card_could_run(hand: &CardCounts, run_len: u8) -> bool {
     let len = run_len.clamp(1, 14);
     // At least one natural card per run (L-4.5), the rest may be jokers.
     let need = (len as u32).saturating_sub(hand.jokers() as u32).max(1);
-    let window_bits = (1u32 << len) - 1;
     for mask in pool.masks {
+        let covered = covered_by_windows(mask, len, need);
         let mask = mask as u32;
-        let mut covered = 0u32;
-        for lo in 1..=(15 - len) {
-            let w = window_bits << lo;
-            if ones(mask & w) >= need {
-                covered |= w;
-            }
-        }
         // Ranks 2..K at their one position; the ace at position 1 or 14.
         let plain = 0x3FFC;
         if mask & plain & !covered != 0 {
@@ -1001,6 +994,36 @@ pub fn every_card_could_run(hand: &CardCounts, run_len: u8) -> bool {
         }
     }
     true
+}
+
+/// The positions of the windows of `len` positions (1..=14) holding at least `need`
+/// positions of `mask` (`need` <= `len`), all windows at once: one byte lane per
+/// window counts its positions (as in [`best_window_key`]), the lanes with enough
+/// are gathered into bits, and each bit is widened to its window.
+#[inline]
+fn covered_by_windows(mask: PositionMask, len: u8, need: u32) -> u32 {
+    const HIGH: u128 = LANE_ONES << 7;
+    let windows = window_lanes(len);
+    let m = mask as usize;
+    let bits = SPREAD[m & 0xFF] as u128 | (SPREAD[m >> 8 & 0xFF] as u128) << 64;
+    let upto = bits.wrapping_mul(LANE_ONES);
+    let counts = (upto >> (8 * (len as u32 - 1))).wrapping_sub(upto << 8) & windows;
+    // The high bit of each window's byte: it holds at least `need` positions.
+    let enough = ((counts | HIGH) - LANE_ONES * need as u128) & HIGH & windows;
+    let gather = |x: u64| (x.wrapping_mul(0x0002_0408_1020_4081) >> 56) as u32;
+    let lows = gather(enough as u64) | gather((enough >> 64) as u64) << 8;
+    let mut covered = 0u32;
+    for k in 0..len {
+        covered |= lows << k;
+    }
+    debug_assert_eq!(covered, {
+        let window_bits = (1u32 << len) - 1;
+        (1..=15 - len)
+            .map(|lo| window_bits << lo)
+            .filter(|&w| ones(mask as u32 & w) >= need)
+            .fold(0, |c, w| c | w)
+    });
+    covered
 }
 
 /// How many other cards of `hand` could share a meld with `card`: copies and other
@@ -1131,6 +1154,25 @@ mod tests {
             every_card_could_run(&hand("Q♦ K♦ A♦ 2♦ 3♦ JK"), 4),
             "J♦ or 4♦ from the joker"
         );
+    }
+
+    #[test]
+    fn covered_positions_agree_with_a_count_of_every_window() {
+        // Every run length 1..=14 (the whole suit, the ace at both ends, L-4.3) and
+        // every number of positions needed.
+        let mut rng = crate::rng::Rng::from_seed(26);
+        for _ in 0..4000 {
+            let ranks = rng.below(1 << 13) as PositionMask;
+            let mask = (ranks << 1) | (ranks & 1) << 14;
+            let len = 1 + rng.below(14) as u8;
+            let need = 1 + rng.below(len as u32);
+            let window_bits = (1u32 << len) - 1;
+            let want = (1..=15 - len)
+                .map(|lo| window_bits << lo)
+                .filter(|&w| (mask as u32 & w).count_ones() >= need)
+                .fold(0, |c, w| c | w);
+            assert_eq!(covered_by_windows(mask, len, need), want, "{mask:#b} {len} {need}");
+        }
     }
 
     #[test]
