@@ -649,10 +649,11 @@ impl Windows {
     /// windows starting at the positions of `blocked` left out (see [`Windows::closed_by`]).
     #[inline(always)]
     fn best_key_blocked(&self, mask: PositionMask, blocked: PositionMask) -> u8 {
-        // Every window allowed (the usual case): the answer depends on the mask alone,
-        // and is looked up.
-        if blocked & self.all_lows == 0 {
-            self.table[(mask >> 1) as usize & (WINDOW_TABLE_SIZE - 1)]
+        // The best of all windows, looked up, is the answer when it is not closed
+        // (nearly always: a closed window touches a run whose cards are gone).
+        let best = self.table[(mask >> 1) as usize & (WINDOW_TABLE_SIZE - 1)];
+        if blocked & self.all_lows & 1 << (best & 0xF) == 0 {
+            best
         } else {
             best_window_key(mask, self.run_len, lanes_of(self.all_lows & !blocked))
         }
