@@ -975,16 +975,20 @@ pub fn could_meld(cards: &CardCounts, sets: bool, runs: bool, rules: &RuleSet) -
     }
     if runs {
         let len = rules.run_size_min.clamp(1, 14) as u32;
-        for mask in pool.masks {
-            // Some `len` consecutive positions all present.
-            let mut run = mask as u32;
-            for _ in 1..len {
-                run &= run >> 1;
-            }
-            if run != 0 {
-                return true;
-            }
+        // Some `len` consecutive positions all present, the four suits at once: their
+        // masks side by side, 16 bits each. Bits 0 and 15 of a mask are never set and
+        // the steps only clear bits, so no run reaches from one suit into the next.
+        let mut run = (0..4).fold(0u64, |w, s| w | (pool.masks[s] as u64) << (16 * s));
+        for _ in 1..len {
+            run &= run >> 1;
         }
+        debug_assert_eq!(
+            run != 0,
+            pool.masks
+                .iter()
+                .any(|&mask| (1..len).fold(mask as u32, |r, _| r & r >> 1) != 0)
+        );
+        return run != 0;
     }
     false
 }
@@ -1154,6 +1158,43 @@ mod tests {
         let (c, rules) = round(3);
         assert!(could_help(&h, Card::parse("8♠").unwrap(), &c, &rules));
         assert!(!could_help(&h, Card::parse("K♥").unwrap(), &c, &rules));
+    }
+
+    /// `could_meld` as a scan: some rank with enough copies, some suit with enough
+    /// consecutive positions (the ace low or high, L-4.3).
+    fn could_meld_by_scan(cards: &CardCounts, sets: bool, runs: bool, rules: &RuleSet) -> bool {
+        let set = (1..=13u8).any(|rank| {
+            Suit::ALL
+                .iter()
+                .map(|&s| cards.get(Card::new(rank, s)) as u32)
+                .sum::<u32>()
+                >= rules.set_size_min.max(1) as u32
+        });
+        let len = rules.run_size_min.clamp(1, 14);
+        let run = (0..4u8).any(|suit| (1..=15 - len).any(|lo| (lo..lo + len).all(|pos| cards.0[id_at(suit, pos)] > 0)));
+        (sets && set) || (runs && run)
+    }
+
+    proptest::proptest! {
+        /// The four suits' runs checked side by side find the runs a scan of each
+        /// suit finds, for run lengths 1..=14 (L-4.2), and sets as before (L-4.1).
+        #[test]
+        fn could_meld_agrees_with_a_scan(
+            suits in 1u8..=4,
+            picks in proptest::collection::vec(0u8..52, 0..16),
+            sets: bool,
+            runs: bool,
+            run_len in 1u8..=14,
+            set_len in 1u8..=4,
+        ) {
+            let counts = few_suit_hand(suits, &picks, 0);
+            let rules = RuleSet { run_size_min: run_len, set_size_min: set_len, ..RuleSet::liverpool() };
+            proptest::prop_assert_eq!(
+                could_meld(&counts, sets, runs, &rules),
+                could_meld_by_scan(&counts, sets, runs, &rules),
+                "{:?}", counts.to_cards()
+            );
+        }
     }
 
     #[test]
