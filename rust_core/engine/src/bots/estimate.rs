@@ -1198,6 +1198,32 @@ mod tests {
     }
 
     #[test]
+    fn no_run_reaches_from_one_suit_into_the_next() {
+        // A suit's high cards next to the next suit's low ones (K♠ A♠ A♥ 2♥ …) are no
+        // run (L-4.2, L-4.3): small hands of cards at the suits' ends, every length.
+        let mut rng = crate::rng::Rng::from_seed(27);
+        let ends = [0u8, 1, 2, 10, 11, 12];
+        for _ in 0..20000 {
+            let mut counts = CardCounts([0; CARD_KINDS]);
+            for _ in 0..2 + rng.below(5) {
+                let id = 13 * rng.below(4) as u8 + ends[rng.below(6) as usize];
+                counts.0[id as usize] = 1;
+            }
+            let rules = RuleSet {
+                run_size_min: 2 + rng.below(4) as u8,
+                ..RuleSet::liverpool()
+            };
+            assert_eq!(
+                could_meld(&counts, false, true, &rules),
+                could_meld_by_scan(&counts, false, true, &rules),
+                "{:?} {}",
+                counts.to_cards(),
+                rules.run_size_min
+            );
+        }
+    }
+
+    #[test]
     fn every_card_could_run_needs_a_run_for_each_card() {
         assert!(every_card_could_run(&hand("A♠ 2♠ 3♠ 4♠ J♥ Q♥ K♥ A♥"), 4));
         assert!(!every_card_could_run(&hand("A♠ 2♠ 3♠ 4♠ 9♦"), 4), "9♦ alone");
