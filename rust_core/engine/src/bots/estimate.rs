@@ -121,6 +121,10 @@ fn nonzero_bytes(word: u64) -> u32 {
     (flags.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
 }
 
+/// No mask of positions (bit 0 and bit 15 are never set): the estimate's mark of a
+/// suit whose best window is not known.
+const UNSCANNED: PositionMask = PositionMask::MAX;
+
 /// A run window the estimate has committed to.
 #[derive(Clone, Copy)]
 struct ChosenRun {
@@ -417,7 +421,8 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
     // Per suit: the best window as `(present + 1) << 6 | suit << 4 | lo` (0: none)
     // and the mask it was computed for.
     let mut suit_best = [0u32; 4];
-    let mut scanned: [Option<PositionMask>; 4] = [None; 4];
+    // (`UNSCANNED`: none yet, or its windows changed.)
+    let mut scanned = [UNSCANNED; 4];
     let mut fillable = 0u32; // gaps a joker may fill
     let mut natural_gaps = 0u32; // gaps only a natural card may fill
     while sets_left + runs_left > 0 {
@@ -436,7 +441,8 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
             let mut best = 0u32;
             for suit in 0..4u8 {
                 let s = suit as usize;
-                if scanned[s] != Some(pool.masks[s]) {
+                debug_assert_ne!(pool.masks[s], UNSCANNED);
+                if scanned[s] != pool.masks[s] {
                     let key = windows.best_key_blocked(pool.masks[s], blocked[s]);
                     debug_assert_eq!(
                         key,
@@ -448,7 +454,7 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
                     } else {
                         (key >> 4) << 6 | (suit as u32) << 4 | (key & 0xF)
                     };
-                    scanned[s] = Some(pool.masks[s]);
+                    scanned[s] = pool.masks[s];
                 }
                 best = best.max(suit_best[s]);
             }
@@ -524,7 +530,7 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
             if gap_rule {
                 blocked[run.suit as usize] |= windows.closed_by(run);
             }
-            scanned[run.suit as usize] = None; // its windows now depend on this run (L-4.4)
+            scanned[run.suit as usize] = UNSCANNED; // its windows now depend on this run (L-4.4)
             runs_left -= 1;
             (present, run_len as u32, run_naturals)
         };
