@@ -6,7 +6,7 @@
 //! the hand hold the contract?") are answered by `crate::search`.
 
 use crate::card::{Card, CardCounts, CARD_KINDS, JOKER_ID};
-use crate::rules::{Contract, RuleSet};
+use crate::rules::{Contract, RuleSet, MAX_CONTRACT_MELDS};
 use std::sync::OnceLock;
 
 /// Bit `p` set: run position `p` (1..=14) of one suit is present. The ace sets 1 and 14.
@@ -413,7 +413,8 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
     let run_naturals = rules.min_naturals_run.max(1) as u32;
     let windows = Windows::new(run_len);
 
-    let mut chosen = [ChosenRun { suit: 0, lo: 0, hi: 0 }; 16];
+    // A contract asks for at most `MAX_CONTRACT_MELDS` melds, so as many runs.
+    let mut chosen = [ChosenRun { suit: 0, lo: 0, hi: 0 }; MAX_CONTRACT_MELDS];
     let mut n_chosen = 0usize;
     // Per suit: the low positions of the windows its chosen runs close (L-4.4).
     let mut blocked = [0 as PositionMask; 4];
