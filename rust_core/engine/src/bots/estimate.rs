@@ -819,28 +819,37 @@ pub fn runs_jokers_needed_at_least(hand: &CardCounts, runs: u8, run_len: u8) -> 
         let twice = at(nonzero_bits(words[suit] & (LANE_ONES * 0xFE)));
         // The positions each window lacks. Two windows lack at least their sum (a
         // position both cover also needs a second copy), exactly that when they
-        // share none: only overlapping pairs under the best so far are counted.
+        // share none: apart pairs are the window and the best one above it, and only
+        // overlapping pairs under the best so far are counted.
         let mut lacks = [0u32; 16];
         for lo in 1..=last {
             lacks[lo as usize] = ones(full << lo & !have);
         }
-        'pairs: for lo in 1..=last {
-            for hi in lo..=last {
-                let apart = lacks[lo as usize] + lacks[hi as usize];
-                if apart >= best {
+        // `fewest[w]`: the fewest positions lacking among the windows from `w` on.
+        let mut fewest = [u32::MAX; 17];
+        for w in (1..=last as usize).rev() {
+            fewest[w] = lacks[w].min(fewest[w + 1]);
+        }
+        for lo in 1..=last {
+            let low = lacks[lo as usize];
+            if low + fewest[lo as usize] >= best {
+                continue;
+            }
+            // The best window apart from this one, above it.
+            let above = lo + len as u32;
+            if above <= last {
+                best = best.min(low + fewest[above as usize]);
+            }
+            for hi in lo..above.min(last + 1) {
+                if low + lacks[hi as usize] >= best {
                     continue;
                 }
-                let short = if hi >= lo + len as u32 {
-                    apart
-                } else {
-                    let (a, b) = (full << lo, full << hi);
-                    let (both, either) = (a & b, a ^ b);
-                    ones(either & !have) + ones(both & !have) + ones(both & !twice)
-                };
-                best = best.min(short);
-                if best == 0 {
-                    break 'pairs;
-                }
+                let (a, b) = (full << lo, full << hi);
+                let (both, either) = (a & b, a ^ b);
+                best = best.min(ones(either & !have) + ones(both & !have) + ones(both & !twice));
+            }
+            if best == 0 {
+                break;
             }
         }
     }
