@@ -887,7 +887,7 @@ pub fn sets_and_runs_within_jokers(hand: &CardCounts, sets: u8, runs: u8, set_le
     }
     let windows = &windows[..n];
     // The jokers the sets lack once the runs took their cards.
-    let sets_short = |counts: &[u8; CARD_KINDS]| -> u32 {
+    let sets_short_by_scan = |counts: &[u8; CARD_KINDS]| -> u32 {
         let mut short = [0u32; 13];
         for (rank, s) in short.iter_mut().enumerate() {
             let total = (0..4).map(|suit| counts[suit * 13 + rank] as u32).sum::<u32>();
@@ -909,6 +909,38 @@ pub fn sets_and_runs_within_jokers(hand: &CardCounts, sets: u8, runs: u8, set_le
                 (sorted[0] + sorted[1]).min(same_rank)
             }
         }
+    };
+    // The same from the ranks' totals added a suit's word at a time (each below 64,
+    // so no byte carries; else the scan), the sets lacking the fewest: the ranks with
+    // the most copies up to a set, or twice the set from one rank.
+    let sets_short = |counts: &[u8; CARD_KINDS]| -> u32 {
+        if sets == 0 {
+            return 0;
+        }
+        let words = [0, 1, 2, 3].map(|suit| suit_bytes(counts, suit));
+        let thirteen = (1u128 << 104) - 1;
+        if words.iter().fold(0, |big, w| big | w) & LANE_ONES * 0xC0 & thirteen != 0 {
+            return sets_short_by_scan(counts);
+        }
+        let totals = words.iter().fold(0u128, |sum, w| sum + (w & thirteen)).to_le_bytes();
+        let (mut most, mut first, mut second) = (0u32, 0u32, 0u32);
+        for &total in &totals[..13] {
+            let (total, capped) = (total as u32, (total as u32).min(set_len));
+            most = most.max(total);
+            if capped > first {
+                second = first;
+                first = capped;
+            } else {
+                second = second.max(capped);
+            }
+        }
+        let short = if sets == 1 {
+            set_len - first
+        } else {
+            (2 * set_len - first - second).min(2 * set_len - most.min(2 * set_len))
+        };
+        debug_assert_eq!(short, sets_short_by_scan(counts));
+        short
     };
     // Lay the windows from the hand's counts; each copy lacking costs a joker.
     let fits = |chosen: &[(u8, u8)]| -> bool {
@@ -1649,6 +1681,33 @@ mod tests {
         );
         assert_eq!(within("7♠ 7♦ 8♥ 9♥ 10♥ 2♣"), Some(false));
         assert_eq!(sets_and_runs_within_jokers(&hand("7♠"), 3, 0, 3, 4), None);
+    }
+
+    proptest::proptest! {
+        /// The sets' shortfall from the ranks' totals added word by word agrees with a
+        /// scan of the ranks (a debug_assert inside, so this fails in debug builds if
+        /// they differ), for hands of up to four copies of a card (L-4.1).
+        #[test]
+        fn sets_and_runs_bound_counts_the_sets_as_a_scan_does(
+            picks in proptest::collection::vec(0u8..52, 0..24),
+            ranks in 1u8..=13,
+            copies in 1u8..=4,
+            jokers in 0u8..=3,
+            sets in 0u8..=2,
+            runs in 0u8..=2,
+            set_len in 1u8..=5,
+            run_len in 3u8..=5,
+        ) {
+            // Cards of the first `ranks` ranks only, so that a rank often holds many.
+            let mut counts = CardCounts([0; CARD_KINDS]);
+            for p in &picks {
+                let id = (p % 4 * 13 + p / 4 % ranks) as usize;
+                counts.0[id] = (counts.0[id] + 1).min(copies);
+            }
+            counts.0[JOKER_ID as usize] = jokers;
+            let within = sets_and_runs_within_jokers(&counts, sets, runs, set_len, run_len);
+            proptest::prop_assert!(within.is_some());
+        }
     }
 
     proptest::proptest! {
