@@ -143,6 +143,8 @@ struct Pool {
 }
 
 impl Pool {
+    /// The pool with both parts kept (the tests' reference for `for_kinds`).
+    #[cfg(test)]
     fn new(hand: &CardCounts) -> Pool {
         Pool::for_kinds(hand, true, true)
     }
@@ -327,6 +329,7 @@ fn ones(mask: u32) -> u32 {
 /// 1 in every byte lane of a `u128`.
 const LANE_ONES: u128 = u128::MAX / 255;
 /// Byte lane `i` holds `i`.
+#[cfg(test)]
 const LANE_INDEX: u128 = {
     let mut v = 0u128;
     let mut i = 0;
@@ -919,7 +922,7 @@ pub fn sets_and_runs_within_jokers(hand: &CardCounts, sets: u8, runs: u8, set_le
         }
         let words = [0, 1, 2, 3].map(|suit| suit_bytes(counts, suit));
         let thirteen = (1u128 << 104) - 1;
-        if words.iter().fold(0, |big, w| big | w) & LANE_ONES * 0xC0 & thirteen != 0 {
+        if words.iter().fold(0, |big, w| big | w) & (LANE_ONES * 0xC0) & thirteen != 0 {
             return sets_short_by_scan(counts);
         }
         let totals = words.iter().fold(0u128, |sum, w| sum + (w & thirteen)).to_le_bytes();
