@@ -265,7 +265,7 @@ fn nonzero_bits(word: u128) -> PositionMask {
 }
 
 /// The natural cards `hand` holds, as a bit set of their ids (bit `id` set when the
-/// hand holds at least one copy), a suit's 13 counts at a time.
+/// hand holds at least one copy), eight counts at a time.
 pub fn natural_ids_held(hand: &CardCounts) -> u64 {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     const HIGH: u64 = 0x8080_8080_8080_8080;
