@@ -6,7 +6,7 @@
 //! the hand hold the contract?") are answered by `crate::search`.
 
 use crate::card::{Card, CardCounts, CARD_KINDS, JOKER_ID};
-use crate::rules::{Contract, RuleSet, MAX_CONTRACT_MELDS};
+use crate::rules::{Contract, MeldKind, RuleSet, MAX_CONTRACT_MELDS};
 use std::sync::OnceLock;
 
 /// Bit `p` set: run position `p` (1..=14) of one suit is present. The ace sets 1 and 14.
@@ -984,11 +984,13 @@ pub fn could_help(hand: &CardCounts, card: Card, contract: &Contract, rules: &Ru
     let rank = card.rank();
     let h = &hand.0;
     let of_rank = |suit: usize| h[suit * 13 + rank as usize - 1];
-    let (sets, runs) = sets_and_runs(contract);
-    if sets > 0 && (of_rank(0) | of_rank(1) | of_rank(2) | of_rank(3)) > 0 {
+    // Whether the contract has a meld of a kind, asked only when it matters and
+    // answered at the first such meld.
+    let asks_for = |kind: MeldKind| contract.melds().iter().any(|m| m.kind == kind);
+    if (of_rank(0) | of_rank(1) | of_rank(2) | of_rank(3)) > 0 && asks_for(MeldKind::Set) {
         return true;
     }
-    if runs > 0 {
+    if asks_for(MeldKind::Run) {
         let run_len = if contract.whole_hand {
             rules.whole_hand_run_min
         } else {
