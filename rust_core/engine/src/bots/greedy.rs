@@ -140,6 +140,10 @@ struct Focus {
     source: Arc<RuleSet>,
     sets_only: RuleSet,
     runs_only: RuleSet,
+    /// The natural cards' ids grouped by their points, most points first (the first
+    /// `n_groups` entries): the discards are walked best first without a sort.
+    by_points: [(u16, u64); 13],
+    n_groups: usize,
 }
 
 impl Focus {
@@ -153,12 +157,38 @@ impl Focus {
             set_size_min: u8::MAX,
             ..(*source).clone()
         };
+        let (by_points, n_groups) = ids_by_points(&source);
         Focus {
             source,
             sets_only,
             runs_only,
+            by_points,
+            n_groups,
         }
     }
+
+    fn by_points(&self) -> &[(u16, u64)] {
+        &self.by_points[..self.n_groups]
+    }
+}
+
+/// The natural cards' ids grouped by their points (L-10.1), most points first, as
+/// `(points, bit set of ids)`, and how many groups there are.
+pub(super) fn ids_by_points(rules: &RuleSet) -> ([(u16, u64); 13], usize) {
+    let mut groups = [(0u16, 0u64); 13];
+    let mut n = 0;
+    for id in 0..JOKER_ID {
+        let points = rules.card_points(Card::from_id(id).expect("a natural id"));
+        match groups[..n].iter_mut().find(|(p, _)| *p == points) {
+            Some((_, ids)) => *ids |= 1 << id,
+            None => {
+                groups[n] = (points, 1 << id);
+                n += 1;
+            }
+        }
+    }
+    groups[..n].sort_unstable_by_key(|&(points, _)| Reverse(points));
+    (groups, n)
 }
 
 impl GreedyBot {
@@ -272,6 +302,14 @@ impl GreedyBot {
         }
     }
 
+    /// [`Focus::by_points`] of the rules last synced.
+    fn by_points(&self) -> &[(u16, u64)] {
+        self.focus
+            .as_ref()
+            .expect("the rules are synced before a decision")
+            .by_points()
+    }
+
     /// `estimate(hand)`, remembered for the next two hands asked about.
     fn estimate(&mut self, hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Estimate {
         if let Some(e) = self.recall(hand, contract, rules) {
@@ -358,19 +396,17 @@ impl GreedyBot {
         let later = !state.contract().whole_hand;
         // The choices by points then id, highest first: the first that fits no table
         // meld wins, else the first (each table check costs a trial lay-off per meld).
-        let mut choices = [Card::JOKER; JOKER_ID as usize];
-        let mut n = 0;
-        for c in discard_choices(state, seat) {
-            choices[n] = c;
-            n += 1;
-        }
-        let choices = &mut choices[..n];
-        choices.sort_unstable_by_key(|&c| Reverse((rules.card_points(c), c.id())));
-        let best = choices
+        let choices = discard_choices(state, seat).0;
+        let mut by_rank = self
+            .by_points()
             .iter()
-            .copied()
-            .find(|&c| !(later && fits_table(state, c)))
-            .or_else(|| choices.first().copied());
+            .flat_map(|&(_, ids)| HighestFirst(choices & ids));
+        let first = by_rank.next();
+        let best = if later && first.is_some_and(|c| fits_table(state, c)) {
+            by_rank.find(|&c| !fits_table(state, c)).or(first)
+        } else {
+            first
+        };
         debug_assert_eq!(
             best,
             discard_choices(state, seat).max_by_key(|&c| (
@@ -424,62 +460,117 @@ impl GreedyBot {
         let used_ids = CardIds(choices.0 & !free_ids);
         let tie_break =
             |c: Card| -> TieBreak { (Reverse(rules.card_points(c)), connections(&hand, c), Reverse(c.id())) };
+        let by_points = self.by_points();
 
         // The smallest `(missing, tie_break)` among the spare cards: every one leaves
-        // the same cards missing, so the most points, then (connections cost a scan of
-        // the hand, counted only for the cards with those points) the fewest connections.
-        let spare = spare_ids.map(|c| rules.card_points(c)).max().and_then(|top| {
-            spare_ids
-                .filter(|&c| rules.card_points(c) == top)
-                .filter_map(|c| {
-                    now.without_unused(&hand, c, &contract)
-                        .map(|missing| ((missing, tie_break(c)), c))
-                })
-                .min()
-        });
-        debug_assert_eq!(spare, {
-            let from = if { choices }.any(|c| loose.get(c) > 0) {
-                loose
+        // the same cards missing, so the most points, then the fewest connections
+        // (they cost a scan of the hand: counted only when cards tie on points).
+        // `top`: the index in `by_points` of the spare cards' points.
+        let top = by_points.iter().position(|&(_, ids)| spare_ids.0 & ids != 0);
+        let spare = top.map(|top| {
+            let (points, ids) = by_points[top];
+            let tied = spare_ids.0 & ids;
+            let card = if tied & (tied - 1) == 0 {
+                HighestFirst(tied).next().expect("a spare card")
             } else {
-                free
-            };
-            let spare_missing = |c: Card| now.without_unused(&hand, c, &contract).filter(|_| from.get(c) > 0);
-            let leading = choices
-                .filter_map(|c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))))
-                .min();
-            leading.and_then(|lead| {
-                choices
-                    .filter(|&c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))) == Some(lead))
-                    .map(|c| ((lead.0, tie_break(c)), c))
+                CardIds(tied)
+                    .map(|c| (connections(&hand, c), Reverse(c.id()), c))
                     .min()
-            })
+                    .expect("spare cards")
+                    .2
+            };
+            let missing = now
+                .without_unused(&hand, card, &contract)
+                .expect("the estimate leaves a copy of a spare card");
+            (missing, points, card)
         });
+        debug_assert_eq!(
+            spare.map(|(missing, _, c)| (missing, c)),
+            {
+                let from = if { choices }.any(|c| loose.get(c) > 0) {
+                    loose
+                } else {
+                    free
+                };
+                let spare_missing = |c: Card| now.without_unused(&hand, c, &contract).filter(|_| from.get(c) > 0);
+                let leading = choices
+                    .filter_map(|c| spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))))
+                    .min();
+                leading.and_then(|lead| {
+                    choices
+                        .filter(|&c| {
+                            spare_missing(c).map(|missing| (missing, Reverse(rules.card_points(c)))) == Some(lead)
+                        })
+                        .map(|c| ((lead.0, tie_break(c)), c))
+                        .min()
+                })
+            }
+            .map(|((missing, _), c)| (missing, c))
+        );
         // A used card competes only if it scores more than the best free one (its
         // loss never leaves fewer cards missing): the few that score most are
         // estimated again. With no free card at all, the few least connected are.
         // Ordered by their tie-breaks (computed once each), or by connections first.
+        //
+        // With a free card, the used ones that score more are taken a points group at a
+        // time, most points first, and their connections counted only where two or more
+        // tie on points: a card alone with its points, like the best free card, gets 0
+        // (never compared: every card it meets in the loop below has other points).
         let none_free = spare.is_none();
         let mut used = [(0u32, (Reverse(0u16), 0u32, Reverse(0u8)), Card::JOKER); JOKER_ID as usize];
         let mut n_used = 0;
-        for c in used_ids {
-            debug_assert!(now.without_unused(&hand, c, &contract).is_none());
-            let beats_spare = spare
-                .as_ref()
-                .is_none_or(|((_, (Reverse(best), ..)), _)| rules.card_points(c) > *best);
-            if beats_spare {
+        if let Some(top) = top {
+            for &(points, ids) in &by_points[..top] {
+                let group = used_ids.0 & ids;
+                if n_used == RECHECKED {
+                    break;
+                }
+                if group == 0 {
+                    continue;
+                }
+                if group & (group - 1) == 0 {
+                    let c = HighestFirst(group).next().expect("a used card");
+                    used[n_used] = (0, (Reverse(points), 0, Reverse(c.id())), c);
+                    n_used += 1;
+                    continue;
+                }
+                let start = n_used;
+                for c in CardIds(group) {
+                    used[n_used] = (0, tie_break(c), c);
+                    n_used += 1;
+                }
+                used[start..n_used].sort_unstable();
+                n_used = n_used.min(RECHECKED);
+            }
+        } else {
+            for c in used_ids {
                 let t = tie_break(c);
-                used[n_used] = (if none_free { t.1 } else { 0 }, t, c);
+                used[n_used] = (t.1, t, c);
                 n_used += 1;
             }
+            used[..n_used].sort_unstable();
         }
-        let used = &mut used[..n_used];
-        used.sort_unstable();
         let used = &used[..n_used.min(RECHECKED)];
+        debug_assert_eq!(used.iter().map(|u| u.2).collect::<Vec<_>>(), {
+            // As first written: every used card that scores more than the best free one
+            // (every one when none is free), all tie-breaks counted, then sorted.
+            let best_free = spare.map(|(_, points, _)| points);
+            let mut all: Vec<_> = used_ids
+                .filter(|&c| best_free.is_none_or(|best| rules.card_points(c) > best))
+                .map(|c| {
+                    debug_assert!(now.without_unused(&hand, c, &contract).is_none());
+                    let t = tie_break(c);
+                    (if none_free { t.1 } else { 0 }, t, c)
+                })
+                .collect();
+            all.sort_unstable();
+            all.iter().take(RECHECKED).map(|u| u.2).collect::<Vec<_>>()
+        });
         // The smallest `(missing, tie_break, card)`: the best free card, then each used
         // card re-estimated only as far as it could still win.
-        let mut best = spare.map(|((missing, tie), c)| {
+        let mut best = spare.map(|(missing, points, c)| {
             (
-                (missing, tie),
+                (missing, (Reverse(points), 0, Reverse(c.id()))),
                 c,
                 Estimate {
                     missing,
@@ -557,6 +648,23 @@ impl Iterator for CardIds {
         }
         let id = self.0.trailing_zeros() as u8;
         self.0 &= self.0 - 1;
+        Some(Card::from_id(id).expect("id < 52"))
+    }
+}
+
+/// Natural cards as a bit set of their ids, iterated from the highest id down.
+struct HighestFirst(u64);
+
+impl Iterator for HighestFirst {
+    type Item = Card;
+
+    #[inline]
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let id = 63 - self.0.leading_zeros() as u8;
+        self.0 &= !(1 << id);
         Some(Card::from_id(id).expect("id < 52"))
     }
 }

@@ -611,3 +611,32 @@ proptest::proptest! {
         proptest::prop_assert_eq!(greedy::same_counts(&b, &a), delta == 0);
     }
 }
+
+/// The greedy discard walks the natural cards a points group at a time (L-10.1 points,
+/// C-7 and W-10 tables too): every natural id sits in exactly one group, the group
+/// of its points, and the groups come most points first.
+#[test]
+fn greedy_points_groups_hold_each_natural_card_once_most_points_first() {
+    for rules in [
+        RuleSet::liverpool(),
+        RuleSet::contract(),
+        RuleSet::liverpool_classic(),
+        RuleSet::shanghai(),
+        RuleSet::california(),
+    ] {
+        let (groups, n) = super::greedy::ids_by_points(&rules);
+        let groups = &groups[..n];
+        let mut seen = 0u64;
+        for &(points, ids) in groups {
+            assert_eq!(seen & ids, 0, "{}: a card in two groups", rules.name);
+            seen |= ids;
+            for id in 0..52u8 {
+                if ids >> id & 1 == 1 {
+                    assert_eq!(rules.card_points(Card::from_id(id).unwrap()), points, "{}", rules.name);
+                }
+            }
+        }
+        assert_eq!(seen, (1u64 << 52) - 1, "{}: every natural card", rules.name);
+        assert!(groups.windows(2).all(|w| w[0].0 > w[1].0), "{}: {groups:?}", rules.name);
+    }
+}
