@@ -435,22 +435,23 @@ impl GreedyBot {
             *f -= u;
         }
         free.0[JOKER_ID as usize] = 0;
+        let free_ids = natural_ids_held(&free);
         // Searching only the free cards keeps the arrangement small and cheap; most
         // of the time they cannot form a meld at all and need no search.
-        let loose = if could_meld(&free, contract.sets() > 0, contract.runs() > 0, rules) {
-            best_arrangement(&free, self.arrangement_rules(state, &contract)).deadwood
+        let (sets, runs) = (contract.sets() > 0, contract.runs() > 0);
+        let loose = if !no_meld_among(&free, free_ids, sets, runs, rules) && could_meld(&free, sets, runs, rules) {
+            Some(best_arrangement(&free, self.arrangement_rules(state, &contract)).deadwood)
         } else {
-            free
+            None
         };
         let choices = discard_choices(state, seat);
         // As bit sets of card ids: a choice is spare when the estimate leaves a copy of
         // it free (and it is in `from`: `loose` is part of `free`), else used.
-        let free_ids = natural_ids_held(&free);
-        let loose_ids = if loose == free {
-            free_ids
-        } else {
-            natural_ids_held(&loose)
+        let loose_ids = match &loose {
+            Some(loose) if *loose != free => natural_ids_held(loose),
+            _ => free_ids,
         };
+        let loose = loose.unwrap_or(free);
         let from_ids = if choices.0 & loose_ids != 0 {
             loose_ids
         } else {
@@ -632,6 +633,48 @@ fn discard_choices(state: &GameState, seat: usize) -> CardIds {
         }
     }
     CardIds(ids)
+}
+
+/// Surely no meld among the natural `cards` (`ids`: those held): [`could_meld`] would
+/// say so. Read from the bit set of ids when no card is held twice (then a rank's
+/// total is the number of its suits held); `false`, for `could_meld` to answer, when
+/// one is. Cheaper than `could_meld`, which counts every rank and suit first.
+pub(super) fn no_meld_among(cards: &CardCounts, ids: u64, sets: bool, runs: bool, rules: &RuleSet) -> bool {
+    // A byte of 2 or more has a bit above its lowest set (the last word overlaps).
+    const HIGH7: u128 = u128::MAX / 255 * 0xFE;
+    let word = |at: usize| u128::from_le_bytes(cards.0[at..at + 16].try_into().expect("sixteen counts"));
+    if [0, 16, 32, CARD_KINDS - 16].iter().any(|&at| word(at) & HIGH7 != 0) {
+        return false;
+    }
+    let [a, b, c, d] = [0, 1, 2, 3].map(|suit| (ids >> (13 * suit)) as u32 & 0x1FFF);
+    if sets {
+        // The ranks held in at least `set_size_min` suits (L-4.1).
+        let enough = match rules.set_size_min.max(1) {
+            1 => a | b | c | d,
+            2 => (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d),
+            3 => (a & b & (c | d)) | (c & d & (a | b)),
+            4 => a & b & c & d,
+            _ => 0,
+        };
+        if enough != 0 {
+            return false;
+        }
+    }
+    if runs {
+        // `run_size_min` consecutive positions of a suit, the ace at both ends (L-4.2).
+        let len = rules.run_size_min.clamp(1, 14);
+        for ranks in [a, b, c, d] {
+            let mut run = ranks << 1 | (ranks & 1) << 14;
+            for _ in 1..len {
+                run &= run >> 1;
+            }
+            if run != 0 {
+                return false;
+            }
+        }
+    }
+    debug_assert!(!could_meld(cards, sets, runs, rules), "{:?}", cards.to_cards());
+    true
 }
 
 /// Natural cards as a bit set of their ids, iterated in id order.

@@ -640,3 +640,30 @@ fn greedy_points_groups_hold_each_natural_card_once_most_points_first() {
         assert!(groups.windows(2).all(|w| w[0].0 > w[1].0), "{}: {groups:?}", rules.name);
     }
 }
+
+proptest::proptest! {
+    /// The greedy discard's quick "no meld among the free cards" never contradicts
+    /// `could_meld` (L-4.1 sets, L-4.2 runs, the ace at both ends), and decides alone
+    /// whenever no card is held twice; other set and run sizes than profile L's too.
+    #[test]
+    fn greedy_no_meld_check_agrees_with_could_meld(
+        picks in proptest::collection::vec(0u8..52, 0..14),
+        set_len in 1u8..=5,
+        run_len in 1u8..=6,
+        sets: bool,
+        runs: bool,
+    ) {
+        let mut cards = CardCounts([0; crate::card::CARD_KINDS]);
+        for &id in &picks {
+            cards.0[id as usize] += 1;
+        }
+        let rules = RuleSet { set_size_min: set_len, run_size_min: run_len, ..RuleSet::liverpool() };
+        let ids = super::estimate::natural_ids_held(&cards);
+        let quick = super::greedy::no_meld_among(&cards, ids, sets, runs, &rules);
+        let full = super::estimate::could_meld(&cards, sets, runs, &rules);
+        proptest::prop_assert!(!(quick && full), "{:?}", cards.to_cards());
+        if cards.0.iter().all(|&n| n <= 1) {
+            proptest::prop_assert_eq!(quick, !full, "{:?}", cards.to_cards());
+        }
+    }
+}
