@@ -130,8 +130,42 @@ pub struct GreedyBot {
     newest: usize,
 }
 
-/// A memo entry: a hand, its contract and its estimate (if made yet).
-type Remembered = (CardCounts, Contract, Option<Estimate>);
+/// A memo entry: a hand, its round's contract and its estimate (if made yet).
+type Remembered = (CardCounts, Round, Option<Estimate>);
+
+/// The contract a hand is estimated for, with the number of its round: under one
+/// rule set (the memo is emptied when it changes) the same round means the same
+/// contract, which the memo then need not compare field by field.
+#[derive(Clone, Copy, Debug)]
+struct Round {
+    contract: Contract,
+    number: u8,
+}
+
+impl Round {
+    fn of(state: &GameState) -> Round {
+        Round {
+            contract: state.contract(),
+            number: state.round(),
+        }
+    }
+
+    /// The same contract (asked of two rounds under one rule set).
+    #[inline]
+    fn same_contract(&self, other: &Round) -> bool {
+        let same = self.number == other.number || contracts_equal(&self.contract, &other.contract);
+        debug_assert_eq!(same, self.contract == other.contract);
+        same
+    }
+}
+
+/// `a == b`, out of line: asked only when a hand is remembered from another round,
+/// so the memo's usual path does not load both contracts.
+#[cold]
+#[inline(never)]
+fn contracts_equal(a: &Contract, b: &Contract) -> bool {
+    a == b
+}
 
 /// The rule set the bot last saw, and variants that restrict `best_arrangement` to
 /// one meld kind, built once per rule set and kept.
@@ -247,7 +281,7 @@ impl GreedyBot {
                 card: self.pick_discard_when_down(state, seat),
             };
         }
-        let now = self.estimate(hand, &contract, rules);
+        let now = *self.estimate(hand, &Round::of(state), rules);
         // The exact search only when it could succeed (see `worth_searching`).
         let worth = worth_searching(hand, &contract, rules, now.missing);
         debug_assert!(
@@ -311,32 +345,40 @@ impl GreedyBot {
     }
 
     /// `estimate(hand)`, remembered for the next two hands asked about.
-    fn estimate(&mut self, hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Estimate {
-        if let Some(e) = self.recall(hand, contract, rules) {
-            return e;
-        }
-        let e = estimate(hand, contract, rules);
-        self.remember(*hand, *contract, Some(e));
-        e
-    }
-
-    /// The remembered estimate of `hand`, if it is one of the two kept.
-    fn recall(&mut self, hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> Option<Estimate> {
-        // The newest first: a hand remembered twice answers with its latest entry.
-        let newest = self.newest;
-        for slot in [newest, 1 - newest] {
-            if let Some((h, c, e)) = &mut self.memo[slot] {
-                if same_counts(h, hand) && c == contract {
-                    return Some(*e.get_or_insert_with(|| estimate(hand, contract, rules)));
-                }
+    fn estimate(&mut self, hand: &CardCounts, round: &Round, rules: &RuleSet) -> &Estimate {
+        let slot = match self.slot_of(hand, round) {
+            Some(slot) => slot,
+            None => {
+                let e = estimate(hand, &round.contract, rules);
+                self.remember(*hand, *round, Some(e));
+                self.newest
             }
-        }
-        None
+        };
+        self.made(slot, rules)
     }
 
-    fn remember(&mut self, hand: CardCounts, contract: Contract, estimate: Option<Estimate>) {
+    /// The slot of `memo` that keeps `hand` under the contract of `round`, if one of the
+    /// two does. The newest first: a hand remembered twice answers with its latest entry.
+    #[inline]
+    fn slot_of(&self, hand: &CardCounts, round: &Round) -> Option<usize> {
+        let newest = self.newest;
+        [newest, 1 - newest]
+            .into_iter()
+            .find(|&slot| matches!(&self.memo[slot], Some((h, r, _)) if same_counts(h, hand) && r.same_contract(round)))
+    }
+
+    /// The estimate kept in `slot`, made now if only a bound was needed before (so
+    /// the memo answers as if it had been made at once). Read in place: most
+    /// questions need only its `missing`.
+    #[inline]
+    fn made(&mut self, slot: usize, rules: &RuleSet) -> &Estimate {
+        let (hand, round, e) = self.memo[slot].as_mut().expect("a kept slot");
+        e.get_or_insert_with(|| estimate(hand, &round.contract, rules))
+    }
+
+    fn remember(&mut self, hand: CardCounts, round: Round, estimate: Option<Estimate>) {
         self.newest = 1 - self.newest;
-        self.memo[self.newest] = Some((hand, contract, estimate));
+        self.memo[self.newest] = Some((hand, round, estimate));
     }
 
     /// Does `card` bring a not-yet-down hand closer to the contract: fewer cards
@@ -347,14 +389,15 @@ impl GreedyBot {
     /// contract the estimate does not see cost a tenth of all the bot's time for
     /// about one better decision per game; such a contract is still found by the
     /// go-down check of the bot's own turn.
-    fn improves(&mut self, hand: &CardCounts, card: Card, contract: &Contract, rules: &RuleSet, penalty: bool) -> bool {
+    fn improves(&mut self, hand: &CardCounts, card: Card, round: &Round, rules: &RuleSet, penalty: bool) -> bool {
+        let contract = &round.contract;
         if !could_help(hand, card, contract, rules) {
             return false;
         }
         let extra = u32::from(penalty && contract.whole_hand);
         // Usually remembered; when the hand lacks nothing (or only the penalty card's
         // place), no card can lower it and the new hand need not be estimated.
-        let now = self.estimate(hand, contract, rules).missing;
+        let now = self.estimate(hand, round, rules).missing;
         if now <= extra {
             return false;
         }
@@ -366,11 +409,11 @@ impl GreedyBot {
         }
         // The hand of the next decision if the card is taken: kept like any estimate,
         // but made in full only if it improves (or is asked about again).
-        if let Some(known) = self.recall(&more, contract, rules) {
-            return known.missing + extra < now;
+        if let Some(slot) = self.slot_of(&more, round) {
+            return self.made(slot, rules).missing + extra < now;
         }
         let below = estimate_below(&more, contract, rules, now - extra);
-        self.remember(more, *contract, below);
+        self.remember(more, *round, below);
         below.is_some()
     }
 
@@ -380,11 +423,11 @@ impl GreedyBot {
             // Taken and laid off this turn: the hand shrinks by one more than a stock draw.
             return !contract.whole_hand && fits_table(state, card);
         }
-        self.improves(state.hand(seat), card, &contract, state.rules(), false)
+        self.improves(state.hand(seat), card, &Round::of(state), state.rules(), false)
     }
 
     fn wants_to_buy(&mut self, state: &GameState, seat: usize, card: Card) -> bool {
-        !state.is_down(seat) && self.improves(state.hand(seat), card, &state.contract(), state.rules(), true)
+        !state.is_down(seat) && self.improves(state.hand(seat), card, &Round::of(state), state.rules(), true)
     }
 
     /// The discard of a seat that has gone down: the highest-points card that fits no
@@ -601,7 +644,7 @@ impl GreedyBot {
             Some((_, card, after)) => {
                 let mut less = hand;
                 less.0[card.id() as usize] -= 1;
-                self.remember(less, contract, Some(after));
+                self.remember(less, Round::of(state), Some(after));
                 card
             }
             None => joker_or_anything(&hand),
