@@ -35,8 +35,9 @@ use crate::deal::draw_cut;
 use crate::game::{Action, GameState, Phase};
 use crate::meld::{Meld, MeldKind};
 use crate::rng::Rng;
-use crate::rules::{Contract, JokerSwapRule, RuleSet};
+use crate::rules::{Contract, JokerSwapRule, MeldSpec, RuleSet, MAX_CONTRACT_MELDS};
 use crate::search::{best_arrangement, best_go_down, GoDown};
+use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::sync::Arc;
 
@@ -98,10 +99,24 @@ pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &Ru
     if contract.sets() == 0 || contract.runs() == 0 {
         return true;
     }
-    let sets = contract.only(MeldKind::Set);
-    let runs = contract.only(MeldKind::Run);
+    let sets = only(contract, MeldKind::Set);
+    let runs = only(contract, MeldKind::Run);
     estimate_below(hand, &sets, rules, 1).is_some()
         && estimate_below(hand, &runs, rules, exact_check_missing(&runs) + 1).is_some()
+}
+
+/// `contract.only(kind)` without the list it collects on the heap (the same melds,
+/// in order, given to `Contract::from_melds`).
+fn only(contract: &Contract, kind: MeldKind) -> Contract {
+    let mut kept = [MeldSpec::set(); MAX_CONTRACT_MELDS];
+    let mut n = 0;
+    for spec in contract.melds().iter().filter(|m| m.kind == kind) {
+        kept[n] = *spec;
+        n += 1;
+    }
+    let only = Contract::from_melds(&kept[..n], contract.whole_hand).expect("a sub-list is not longer");
+    debug_assert_eq!(only, contract.only(kind));
+    only
 }
 
 /// Discard tie-breaks, smaller first: the most points, the fewest connections, the
@@ -117,8 +132,9 @@ const RECHECKED: usize = 3;
 #[derive(Clone, Debug)]
 pub struct GreedyBot {
     rng: Rng,
-    /// Derived from the rule set of the last state seen (rebuilt when it changes).
-    focus: Option<Box<Focus>>,
+    /// Derived from the rule set of the last state seen (rebuilt when it changes;
+    /// shared with the thread's other bots under the same rule set).
+    focus: Option<Arc<Focus>>,
     /// The last two estimates kept, by hand and contract: a seat's hand does not
     /// change between its discard and its next draw (and the buying windows in
     /// between), and a hand that took the discard is the hand it then plays. An
@@ -204,19 +220,43 @@ impl Focus {
     fn by_points(&self) -> &[(u16, u64)] {
         &self.by_points[..self.n_groups]
     }
+
+    /// The focus of the state's rule set: the one last built on this thread when it
+    /// is for the same rule set (a simulation's bots all share one), else a new one
+    /// (then kept for the next bot). The kept `Arc` holds its rule set, so no other
+    /// rule set can take its address meanwhile.
+    fn shared(state: &GameState) -> Arc<Focus> {
+        thread_local! {
+            static LAST: RefCell<Option<Arc<Focus>>> = const { RefCell::new(None) };
+        }
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            match &*last {
+                Some(focus) if std::ptr::eq(Arc::as_ptr(&focus.source), state.rules()) => focus.clone(),
+                _ => {
+                    let focus = Arc::new(Focus::new(state.rules_arc()));
+                    *last = Some(focus.clone());
+                    focus
+                }
+            }
+        })
+    }
 }
 
 /// The natural cards' ids grouped by their points (L-10.1), most points first, as
 /// `(points, bit set of ids)`, and how many groups there are.
 pub(super) fn ids_by_points(rules: &RuleSet) -> ([(u16, u64); 13], usize) {
+    // The ids of rank 1 (aces) in the four suits, 13 apart.
+    const ACES: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
     let mut groups = [(0u16, 0u64); 13];
     let mut n = 0;
-    for id in 0..JOKER_ID {
-        let points = rules.card_points(Card::from_id(id).expect("a natural id"));
+    for rank in 1..=13u8 {
+        let points = rules.points[rank as usize];
+        let ids = ACES << (rank - 1);
         match groups[..n].iter_mut().find(|(p, _)| *p == points) {
-            Some((_, ids)) => *ids |= 1 << id,
+            Some((_, group)) => *group |= ids,
             None => {
-                groups[n] = (points, 1 << id);
+                groups[n] = (points, ids);
                 n += 1;
             }
         }
@@ -321,7 +361,7 @@ impl GreedyBot {
             .as_ref()
             .is_none_or(|f| !std::ptr::eq(Arc::as_ptr(&f.source), state.rules()));
         if stale {
-            self.focus = Some(Box::new(Focus::new(state.rules_arc())));
+            self.focus = Some(Focus::shared(state));
             self.memo = [None, None];
         }
     }
