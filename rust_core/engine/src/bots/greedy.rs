@@ -69,8 +69,11 @@ pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &Ru
         return true;
     }
     if contract.whole_hand {
-        // The estimate is no guide here; each card must at least have a run to be in.
-        return contract.sets() > 0 || every_card_could_run(hand, rules.whole_hand_run_min);
+        // The estimate is no guide here; each card must at least have a run to be in,
+        // and the cards must not need more runs than the contract has (L-8.1).
+        return contract.sets() > 0
+            || (every_card_could_run(hand, rules.whole_hand_run_min)
+                && runs_needed_at_least(hand) <= contract.runs() as u32);
     }
     if missing > exact_check_missing(contract) {
         return false;
@@ -103,6 +106,48 @@ pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &Ru
     let runs = only(contract, MeldKind::Run);
     estimate_below(hand, &sets, rules, 1).is_some()
         && estimate_below(hand, &runs, rules, exact_check_missing(&runs) + 1).is_some()
+}
+
+/// A lower bound on the runs that can hold every natural card of `hand`, as a whole
+/// hand of runs must (L-8.1). The ranks 2..K held in a suit fall into stretches of
+/// consecutive ranks; a run holds the cards of one stretch only, unless jokers stand
+/// for every rank missing between two stretches (L-4.5), so each bridge costs its
+/// gap in jokers and the cheapest bridges are counted. Aces are left out: an ace
+/// extends a stretch at one end and never links two. Cards held twice, which need
+/// two runs, and runs too short are left out too: the bound only gets lower.
+pub(super) fn runs_needed_at_least(hand: &CardCounts) -> u32 {
+    let ids = natural_ids_held(hand);
+    let mut gaps = [0u32; 24];
+    let mut n = 0;
+    let mut stretches = 0;
+    for suit in 0..4 {
+        // Ranks 2..=13 at bits 0..=11.
+        let mut rest = (ids >> (13 * suit + 1)) as u32 & 0xFFF;
+        let mut end_before = None;
+        while rest != 0 {
+            let start = rest.trailing_zeros();
+            let len = (rest >> start).trailing_ones();
+            if let Some(end) = end_before {
+                gaps[n] = start - end - 1;
+                n += 1;
+            }
+            end_before = Some(start + len - 1);
+            rest &= !(((1u32 << len) - 1) << start);
+            stretches += 1;
+        }
+    }
+    let gaps = &mut gaps[..n];
+    gaps.sort_unstable();
+    let mut jokers = hand.jokers() as u32;
+    let mut bridged = 0;
+    for &gap in gaps.iter() {
+        if gap > jokers {
+            break;
+        }
+        jokers -= gap;
+        bridged += 1;
+    }
+    stretches - bridged
 }
 
 /// `contract.only(kind)` without the list it collects on the heap (the same melds,

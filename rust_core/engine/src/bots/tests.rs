@@ -667,3 +667,28 @@ proptest::proptest! {
         }
     }
 }
+
+proptest::proptest! {
+    /// L-8.1: a hand whose cards need more runs than the whole-hand contract has (the
+    /// lower bound of stretches of ranks, bridged by jokers) has no go-down, so the
+    /// greedy bot does not search it; and a hand that does go down never needs more.
+    #[test]
+    fn greedy_whole_hand_runs_bound_never_hides_a_go_down(
+        suits in 1u8..=4,
+        picks in proptest::collection::vec(0u8..52, 10..16),
+        jokers in 0u8..=2,
+    ) {
+        let rules = RuleSet::liverpool();
+        let contract = rules.contracts[6];
+        let mut hand = CardCounts([0; crate::card::CARD_KINDS]);
+        for &id in &picks {
+            // Few suits, so that runs are often there to be found.
+            hand.0[(id % (13 * suits)) as usize] += 1;
+        }
+        hand.0[crate::card::JOKER_ID as usize] = jokers;
+        let needed = super::greedy::runs_needed_at_least(&hand);
+        if crate::search::best_go_down(&hand, &contract, &rules).is_some() {
+            proptest::prop_assert!(needed <= contract.runs() as u32, "{} runs for {:?}", needed, hand.to_cards());
+        }
+    }
+}
