@@ -444,7 +444,8 @@ impl GreedyBot {
 
     /// The slot of `memo` that keeps `hand` under the contract of `round`, if one of the
     /// two does. The newest first: a hand remembered twice answers with its latest entry.
-    #[inline]
+    /// Always inlined: on its own it cost a call and a frame per question (measured).
+    #[inline(always)]
     fn slot_of(&self, hand: &CardCounts, round: &Round) -> Option<usize> {
         let newest = self.newest;
         [newest, 1 - newest]
