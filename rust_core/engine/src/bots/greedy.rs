@@ -475,6 +475,10 @@ impl GreedyBot {
     /// contract the estimate does not see cost a tenth of all the bot's time for
     /// about one better decision per game; such a contract is still found by the
     /// go-down check of the bot's own turn.
+    ///
+    /// Always inlined into its two callers (the take and the buy): fewer instructions
+    /// measured, most questions end at `could_help`.
+    #[inline(always)]
     fn improves(&mut self, hand: &CardCounts, card: Card, round: &Round, rules: &RuleSet, penalty: bool) -> bool {
         let contract = &round.contract;
         if !could_help(hand, card, contract, rules) {
@@ -761,6 +765,9 @@ fn surely_accepted(state: &GameState, seat: usize, go_down: &GoDown) -> bool {
 /// The natural cards `seat` may discard (W-8: not the card just taken from the pile),
 /// in id order. Built once per decision and copied for each pass over it: a bit set
 /// of card ids costs less than a scan of the hand's counts every time.
+///
+/// Always inlined (measured: cheaper than the call for its two callers).
+#[inline(always)]
 fn discard_choices(state: &GameState, seat: usize) -> CardIds {
     let hand = state.hand(seat);
     let mut ids = natural_ids_held(hand);
