@@ -611,3 +611,84 @@ proptest::proptest! {
         proptest::prop_assert_eq!(greedy::same_counts(&b, &a), delta == 0);
     }
 }
+
+/// The greedy discard walks the natural cards a points group at a time (L-10.1 points,
+/// C-7 and W-10 tables too): every natural id sits in exactly one group, the group
+/// of its points, and the groups come most points first.
+#[test]
+fn greedy_points_groups_hold_each_natural_card_once_most_points_first() {
+    for rules in [
+        RuleSet::liverpool(),
+        RuleSet::contract(),
+        RuleSet::liverpool_classic(),
+        RuleSet::shanghai(),
+        RuleSet::california(),
+    ] {
+        let (groups, n) = super::greedy::ids_by_points(&rules);
+        let groups = &groups[..n];
+        let mut seen = 0u64;
+        for &(points, ids) in groups {
+            assert_eq!(seen & ids, 0, "{}: a card in two groups", rules.name);
+            seen |= ids;
+            for id in 0..52u8 {
+                if ids >> id & 1 == 1 {
+                    assert_eq!(rules.card_points(Card::from_id(id).unwrap()), points, "{}", rules.name);
+                }
+            }
+        }
+        assert_eq!(seen, (1u64 << 52) - 1, "{}: every natural card", rules.name);
+        assert!(groups.windows(2).all(|w| w[0].0 > w[1].0), "{}: {groups:?}", rules.name);
+    }
+}
+
+proptest::proptest! {
+    /// The greedy discard's quick "no meld among the free cards" never contradicts
+    /// `could_meld` (L-4.1 sets, L-4.2 runs, the ace at both ends), and decides alone
+    /// whenever no card is held twice; other set and run sizes than profile L's too.
+    #[test]
+    fn greedy_no_meld_check_agrees_with_could_meld(
+        picks in proptest::collection::vec(0u8..52, 0..14),
+        set_len in 1u8..=5,
+        run_len in 1u8..=6,
+        sets: bool,
+        runs: bool,
+    ) {
+        let mut cards = CardCounts([0; crate::card::CARD_KINDS]);
+        for &id in &picks {
+            cards.0[id as usize] += 1;
+        }
+        let rules = RuleSet { set_size_min: set_len, run_size_min: run_len, ..RuleSet::liverpool() };
+        let ids = super::estimate::natural_ids_held(&cards);
+        let quick = super::greedy::no_meld_among(&cards, ids, sets, runs, &rules);
+        let full = super::estimate::could_meld(&cards, sets, runs, &rules);
+        proptest::prop_assert!(!(quick && full), "{:?}", cards.to_cards());
+        if cards.0.iter().all(|&n| n <= 1) {
+            proptest::prop_assert_eq!(quick, !full, "{:?}", cards.to_cards());
+        }
+    }
+}
+
+proptest::proptest! {
+    /// L-8.1: a hand whose cards need more runs than the whole-hand contract has (the
+    /// lower bound of stretches of ranks, bridged by jokers) has no go-down, so the
+    /// greedy bot does not search it; and a hand that does go down never needs more.
+    #[test]
+    fn greedy_whole_hand_runs_bound_never_hides_a_go_down(
+        suits in 1u8..=4,
+        picks in proptest::collection::vec(0u8..52, 10..16),
+        jokers in 0u8..=2,
+    ) {
+        let rules = RuleSet::liverpool();
+        let contract = rules.contracts[6];
+        let mut hand = CardCounts([0; crate::card::CARD_KINDS]);
+        for &id in &picks {
+            // Few suits, so that runs are often there to be found.
+            hand.0[(id % (13 * suits)) as usize] += 1;
+        }
+        hand.0[crate::card::JOKER_ID as usize] = jokers;
+        let needed = super::greedy::runs_needed_at_least(&hand);
+        if crate::search::best_go_down(&hand, &contract, &rules).is_some() {
+            proptest::prop_assert!(needed <= contract.runs() as u32, "{} runs for {:?}", needed, hand.to_cards());
+        }
+    }
+}
