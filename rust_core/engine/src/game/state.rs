@@ -828,24 +828,35 @@ impl GameState {
     /// active player adds the penalty to that player's round score (and is kept in
     /// the history, so that `replay` charges it again); the error's message says so.
     pub fn apply(&mut self, seat: usize, action: &Action) -> Result<Event> {
-        self.apply_keeping::<true>(seat, action)
+        self.apply_keeping::<true>(seat, action, true)
     }
 
     /// [`Self::apply`] for a caller that reads only the round end (`sim::play_game`):
     /// the same state change and the same errors, but the event's `then` is left out,
-    /// so the stock draw a closing window sets off is not boxed.
-    pub(crate) fn apply_for_round_end(&mut self, seat: usize, action: &Action) -> Result<Option<RoundEnd>> {
-        self.apply_keeping::<false>(seat, action).map(|event| event.round_end)
+    /// so the stock draw a closing window sets off is not boxed. `record_history`:
+    /// false when no one will read this state's history (a simulated game whose bots
+    /// never look at it): the action is then not appended, so `history()` stays as
+    /// it was, while everything else changes exactly as under `apply`.
+    pub(crate) fn apply_for_round_end(
+        &mut self,
+        seat: usize,
+        action: &Action,
+        record_history: bool,
+    ) -> Result<Option<RoundEnd>> {
+        self.apply_keeping::<false>(seat, action, record_history)
+            .map(|event| event.round_end)
     }
 
     #[inline(always)]
-    fn apply_keeping<const KEEP_THEN: bool>(&mut self, seat: usize, action: &Action) -> Result<Event> {
+    fn apply_keeping<const KEEP_THEN: bool>(&mut self, seat: usize, action: &Action, record: bool) -> Result<Event> {
         match self.plan(seat, action) {
             Ok(plan) => {
-                self.history.push(seat as u8, action);
+                if record {
+                    self.history.push(seat as u8, action);
+                }
                 Ok(self.execute::<KEEP_THEN>(seat as u8, plan))
             }
-            Err(e) => Err(self.charge_failed_go_down(seat, action, e)),
+            Err(e) => Err(self.charge_failed_go_down(seat, action, e, record)),
         }
     }
 
@@ -869,13 +880,15 @@ impl GameState {
             )
     }
 
-    fn charge_failed_go_down(&mut self, seat: usize, action: &Action, e: Error) -> Error {
+    fn charge_failed_go_down(&mut self, seat: usize, action: &Action, e: Error, record: bool) -> Error {
         if seat >= self.players() || !self.is_failed_go_down(seat, action, &e) {
             return e;
         }
         let points = self.rules.failed_go_down_penalty;
         self.seats[seat].penalty = self.seats[seat].penalty.saturating_add(i32::from(points));
-        self.history.push(seat as u8, action);
+        if record {
+            self.history.push(seat as u8, action);
+        }
         let reason = e.to_message();
         e.reworded(msg!(
             "go_down.failed_penalty",
