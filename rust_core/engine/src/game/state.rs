@@ -274,6 +274,78 @@ enum Grown {
     Built(Meld),
 }
 
+/// What carrying out an action returns: the whole [`Event`] (`apply`), or only the
+/// round end it caused (`apply_for_round_end`: the simulator reads nothing else, so
+/// no event is built, copied or dropped, and no card list allocated).
+pub(crate) trait Outcome: Sized {
+    /// Does the outcome show the event's card lists (a go-down's melds, the cards
+    /// laid off)?
+    const FULL: bool;
+    /// `then`: what the action set off (a closing window's stock draw).
+    fn new(
+        seat: usize,
+        kind: EventKind,
+        recycled: Option<usize>,
+        round_end: Option<RoundEnd>,
+        floating: bool,
+        then: Option<Self>,
+    ) -> Self;
+    fn round_end(&mut self) -> &mut Option<RoundEnd>;
+}
+
+impl Outcome for Event {
+    const FULL: bool = true;
+    #[inline(always)]
+    fn new(
+        seat: usize,
+        kind: EventKind,
+        recycled: Option<usize>,
+        round_end: Option<RoundEnd>,
+        floating: bool,
+        then: Option<Event>,
+    ) -> Event {
+        let mut event = Event {
+            seat,
+            kind,
+            recycled,
+            round_end: None,
+            floating,
+            then: then.map(Box::new),
+        };
+        // A `RoundEnd` is large: it is moved only when there is one, not copied as a
+        // `None` on every action.
+        if round_end.is_some() {
+            event.round_end = round_end;
+        }
+        event
+    }
+    fn round_end(&mut self) -> &mut Option<RoundEnd> {
+        &mut self.round_end
+    }
+}
+
+/// The round end an action caused, if any, and nothing else.
+pub(crate) struct RoundEndOnly(pub Option<RoundEnd>);
+
+impl Outcome for RoundEndOnly {
+    const FULL: bool = false;
+    #[inline(always)]
+    fn new(
+        _seat: usize,
+        _kind: EventKind,
+        _recycled: Option<usize>,
+        round_end: Option<RoundEnd>,
+        _floating: bool,
+        _then: Option<RoundEndOnly>,
+    ) -> RoundEndOnly {
+        // `execute` has already moved a round end set off by `then` into `round_end`.
+        RoundEndOnly(round_end)
+    }
+    fn round_end(&mut self) -> &mut Option<RoundEnd> {
+        &mut self.0
+    }
+}
+
 /// A new table meld's cards, with room for a few lay-offs (L-5.3) so that they grow
 /// it without moving it.
 fn with_room_to_grow(cards: &[Card]) -> Vec<Card> {
@@ -828,7 +900,7 @@ impl GameState {
     /// active player adds the penalty to that player's round score (and is kept in
     /// the history, so that `replay` charges it again); the error's message says so.
     pub fn apply(&mut self, seat: usize, action: &Action) -> Result<Event> {
-        self.apply_keeping::<true>(seat, action, true)
+        self.apply_keeping::<Event>(seat, action, true)
     }
 
     /// [`Self::apply`] for a caller that reads only the round end (`sim::play_game`):
@@ -843,18 +915,18 @@ impl GameState {
         action: &Action,
         record_history: bool,
     ) -> Result<Option<RoundEnd>> {
-        self.apply_keeping::<false>(seat, action, record_history)
-            .map(|event| event.round_end)
+        self.apply_keeping::<RoundEndOnly>(seat, action, record_history)
+            .map(|outcome| outcome.0)
     }
 
     #[inline(always)]
-    fn apply_keeping<const KEEP_THEN: bool>(&mut self, seat: usize, action: &Action, record: bool) -> Result<Event> {
+    fn apply_keeping<O: Outcome>(&mut self, seat: usize, action: &Action, record: bool) -> Result<O> {
         match self.plan(seat, action) {
             Ok(plan) => {
                 if record {
                     self.history.push(seat as u8, action);
                 }
-                Ok(self.execute::<KEEP_THEN>(seat as u8, plan))
+                Ok(self.execute::<O>(seat as u8, plan))
             }
             Err(e) => Err(self.charge_failed_go_down(seat, action, e, record)),
         }
@@ -1567,14 +1639,14 @@ impl GameState {
 
     // Inlined into `apply`, its only caller, so the event is built where `apply`
     // returns it instead of being copied there (it holds a whole `RoundEnd`).
-    /// `KEEP_THEN`: box the stock draw a closing window set off into the event's
-    /// `then` (false: only its round end, if any, is kept).
+    /// `O`: the whole event (`apply`), or only the round end (the simulator's
+    /// `apply_for_round_end`, which builds no event and no card lists).
     #[inline(always)]
-    fn execute<const KEEP_THEN: bool>(&mut self, seat: u8, plan: Plan<'_>) -> Event {
+    fn execute<O: Outcome>(&mut self, seat: u8, plan: Plan<'_>) -> O {
         let mut recycled = None;
         let mut round_end = None;
         let mut floating = false;
-        let mut then: Option<Event> = None;
+        let mut then: Option<O> = None;
         let s = seat as usize;
         let kind = match plan {
             Plan::Cut(dealt, rng) => {
@@ -1639,7 +1711,7 @@ impl GameState {
                 EventKind::Passed { call: None }
             }
             Plan::DrawStock => {
-                let drawn = self.draw_for_active();
+                let drawn: Event = self.draw_for_active();
                 recycled = drawn.recycled;
                 if drawn.round_end.is_some() {
                     round_end = drawn.round_end;
@@ -1718,7 +1790,12 @@ impl GameState {
                     round_end = self.end_turn();
                 }
                 EventKind::WentDown {
-                    melds: (first..first + count).collect(),
+                    // The simulator's path reads no event: no list built.
+                    melds: if O::FULL {
+                        (first..first + count).collect()
+                    } else {
+                        Vec::new()
+                    },
                 }
             }
             Plan::LayOff {
@@ -1737,10 +1814,15 @@ impl GameState {
                     round_end = self.end_turn();
                 }
                 // The cards in id order, as `CardCounts::to_cards` lists them,
-                // without walking every card kind.
-                let mut laid = cards.to_vec();
-                laid.sort_unstable();
-                debug_assert_eq!(laid, CardCounts::from_cards(cards).to_cards());
+                // without walking every card kind (none for the simulator's path).
+                let laid = if O::FULL {
+                    let mut laid = cards.to_vec();
+                    laid.sort_unstable();
+                    debug_assert_eq!(laid, CardCounts::from_cards(cards).to_cards());
+                    laid
+                } else {
+                    Vec::new()
+                };
                 EventKind::LaidOff { meld, cards: laid }
             }
             Plan::Swap {
@@ -1801,26 +1883,11 @@ impl GameState {
         // (A `RoundEnd` is large: it is moved only when there is one, not copied as a
         // `None` on every action.)
         if round_end.is_none() {
-            if let Some(t) = then.as_mut().filter(|t| t.round_end.is_some()) {
-                round_end = t.round_end.take();
+            if let Some(t) = then.as_mut().map(O::round_end).filter(|r| r.is_some()) {
+                round_end = t.take();
             }
         }
-        let mut event = Event {
-            seat: s,
-            kind,
-            recycled,
-            round_end: None,
-            floating,
-            then: match then {
-                Some(drawn) if KEEP_THEN => Some(Box::new(drawn)),
-                // Only a drawn event is dropped: no drop call on every action.
-                _ => None,
-            },
-        };
-        if round_end.is_some() {
-            event.round_end = round_end;
-        }
-        event
+        O::new(s, kind, recycled, round_end, floating, then)
     }
 
     /// The turn of the active player ends (a discard, or W-8 floating): the next seat
@@ -1842,7 +1909,7 @@ impl GameState {
     /// if any. Inlined: after most passes the window stays open, and that case is a
     /// few instructions (no event is moved).
     #[inline(always)]
-    fn window_changed(&mut self, w: BuyWindow, then: &mut Option<Event>) {
+    fn window_changed<O: Outcome>(&mut self, w: BuyWindow, then: &mut Option<O>) {
         if self.rules.buying != BuyingRule::Off && self.next_asked(&w).is_some() {
             self.phase = Phase::Buying(w);
         } else {
@@ -1854,32 +1921,25 @@ impl GameState {
     /// when it already asked to (L-5.1 Decision), gets the stock card now: the
     /// returned event.
     #[inline(never)]
-    fn close_window(&mut self, draw_after: bool) -> Option<Event> {
+    fn close_window<O: Outcome>(&mut self, draw_after: bool) -> Option<O> {
         self.phase = Phase::Draw { declined: true };
         draw_after.then(|| self.draw_for_active())
     }
 
     /// L-5.1 / L-6.5: the active player draws the top card of the stock (recycling
     /// the pile if needed, L-9.1); with no stock to form, the round ends (L-9.2).
-    fn draw_for_active(&mut self) -> Event {
+    fn draw_for_active<O: Outcome>(&mut self) -> O {
         let s = self.active as usize;
         let (card, recycled) = self.draw_from_stock();
-        let mut event = Event {
-            seat: s,
-            kind: EventKind::DrewStock { card },
-            recycled,
-            round_end: None,
-            floating: false,
-            then: None,
-        };
-        match card {
+        let round_end = match card {
             Some(c) => {
                 self.seats[s].hand.0[c.id() as usize] += 1;
                 self.phase = Phase::Play;
+                None
             }
-            None => event.round_end = Some(self.end_round(None, RoundEndReason::StockExhausted)),
-        }
-        event
+            None => Some(self.end_round(None, RoundEndReason::StockExhausted)),
+        };
+        O::new(s, EventKind::DrewStock { card }, recycled, round_end, false, None)
     }
 
     /// Draw the top card of the stock; if the stock is empty, first shuffle the
