@@ -290,7 +290,9 @@ pub(crate) trait Outcome: Sized {
         floating: bool,
         then: Option<Self>,
     ) -> Self;
-    fn round_end(&mut self) -> &mut Option<RoundEnd>;
+    /// The round end, moved out (the outcome of a stock draw that `then` holds: the
+    /// action that set it off reports it).
+    fn take_round_end(&mut self) -> Option<RoundEnd>;
 }
 
 impl Outcome for Event {
@@ -319,13 +321,20 @@ impl Outcome for Event {
         }
         event
     }
-    fn round_end(&mut self) -> &mut Option<RoundEnd> {
-        &mut self.round_end
+    fn take_round_end(&mut self) -> Option<RoundEnd> {
+        // Moved only when there is one (`take` would copy the whole empty option).
+        if self.round_end.is_some() {
+            self.round_end.take()
+        } else {
+            None
+        }
     }
 }
 
-/// The round end an action caused, if any, and nothing else.
-pub(crate) struct RoundEndOnly(pub Option<RoundEnd>);
+/// The round end an action caused, if any, and nothing else. Boxed: a `RoundEnd` is
+/// large and most actions end nothing, so the outcome stays one word wherever it is
+/// passed.
+pub(crate) struct RoundEndOnly(pub Option<Box<RoundEnd>>);
 
 impl Outcome for RoundEndOnly {
     const FULL: bool = false;
@@ -339,10 +348,10 @@ impl Outcome for RoundEndOnly {
         _then: Option<RoundEndOnly>,
     ) -> RoundEndOnly {
         // `execute` has already moved a round end set off by `then` into `round_end`.
-        RoundEndOnly(round_end)
+        RoundEndOnly(round_end.map(Box::new))
     }
-    fn round_end(&mut self) -> &mut Option<RoundEnd> {
-        &mut self.0
+    fn take_round_end(&mut self) -> Option<RoundEnd> {
+        self.0.take().map(|end| *end)
     }
 }
 
@@ -914,7 +923,7 @@ impl GameState {
         seat: usize,
         action: &Action,
         record_history: bool,
-    ) -> Result<Option<RoundEnd>> {
+    ) -> Result<Option<Box<RoundEnd>>> {
         self.apply_keeping::<RoundEndOnly>(seat, action, record_history)
             .map(|outcome| outcome.0)
     }
@@ -1883,8 +1892,8 @@ impl GameState {
         // (A `RoundEnd` is large: it is moved only when there is one, not copied as a
         // `None` on every action.)
         if round_end.is_none() {
-            if let Some(t) = then.as_mut().map(O::round_end).filter(|r| r.is_some()) {
-                round_end = t.take();
+            if let Some(t) = then.as_mut() {
+                round_end = t.take_round_end();
             }
         }
         O::new(s, kind, recycled, round_end, floating, then)
