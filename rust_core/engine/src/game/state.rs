@@ -930,7 +930,11 @@ impl GameState {
 
     #[inline(always)]
     fn apply_keeping<O: Outcome>(&mut self, seat: usize, action: &Action, record: bool) -> Result<O> {
-        match self.plan(seat, action) {
+        let plan = match self.usual_plan(seat, action) {
+            Some(plan) => Ok(plan),
+            None => self.plan(seat, action),
+        };
+        match plan {
             Ok(plan) => {
                 if record {
                     self.history.push(seat as u8, action);
@@ -977,6 +981,31 @@ impl GameState {
             points = points,
             seat = seat
         ))
+    }
+
+    /// The plan of the two most frequent actions when they are plainly allowed: the
+    /// pass of the seat asked in a buying window (L-6.3) and the active player's
+    /// discard of a card it holds (L-5.5; not W-8's taken card). `None`: ask
+    /// [`Self::plan`], which decides everything (and the same for these).
+    #[inline(always)]
+    fn usual_plan(&self, seat: usize, action: &Action) -> Option<Plan<'static>> {
+        let plan = match (action, self.phase) {
+            (Action::Pass, Phase::Buying(w)) if self.next_asked(&w) == Some(seat) => Plan::Pass,
+            (Action::Discard { card }, Phase::Play)
+                if seat == self.active as usize
+                    && self.seats[seat].hand.get(*card) > 0
+                    && !(self.rules.no_discard_of_taken_card && self.taken_discard == Some(*card)) =>
+            {
+                Plan::Discard(*card)
+            }
+            _ => return None,
+        };
+        debug_assert!(
+            matches!((&plan, self.plan(seat, action)), (Plan::Pass, Ok(Plan::Pass)))
+                || matches!((&plan, self.plan(seat, action)), (Plan::Discard(a), Ok(Plan::Discard(b))) if *a == b),
+            "usual_plan and plan disagree on {action:?}"
+        );
+        Some(plan)
     }
 
     fn plan<'a>(&self, seat: usize, action: &'a Action) -> Result<Plan<'a>> {
