@@ -86,7 +86,7 @@ impl Cand {
     }
 
     /// Does the pool hold every card of this meld?
-    #[inline]
+    #[inline(always)]
     pub fn fits(&self, pool: &Pool) -> bool {
         if pool[JOKER_ID as usize] < self.jokers {
             return false;
@@ -100,7 +100,7 @@ impl Cand {
     }
 
     /// Remove this meld's cards from the pool (the caller checked [`Cand::fits`]).
-    #[inline]
+    #[inline(always)]
     pub fn take(&self, pool: &mut Pool) {
         pool[JOKER_ID as usize] -= self.jokers;
         for i in 0..self.n_need as usize {
@@ -109,7 +109,7 @@ impl Cand {
     }
 
     /// Undo [`Cand::take`].
-    #[inline]
+    #[inline(always)]
     pub fn put_back(&self, pool: &mut Pool) {
         pool[JOKER_ID as usize] += self.jokers;
         for i in 0..self.n_need as usize {
