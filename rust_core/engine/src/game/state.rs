@@ -281,18 +281,20 @@ pub(crate) trait Outcome: Sized {
     /// Does the outcome show the event's card lists (a go-down's melds, the cards
     /// laid off)?
     const FULL: bool;
-    /// `then`: what the action set off (a closing window's stock draw).
+    /// `then`: what the action set off (a closing window's stock draw). The round
+    /// end comes boxed: it is large and rare, so `execute` passes one word around.
     fn new(
         seat: usize,
         kind: EventKind,
         recycled: Option<usize>,
-        round_end: Option<RoundEnd>,
+        round_end: Option<Box<RoundEnd>>,
         floating: bool,
         then: Option<Self>,
     ) -> Self;
+    fn has_round_end(&self) -> bool;
     /// The round end, moved out (the outcome of a stock draw that `then` holds: the
     /// action that set it off reports it).
-    fn take_round_end(&mut self) -> Option<RoundEnd>;
+    fn take_round_end(&mut self) -> Option<Box<RoundEnd>>;
 }
 
 impl Outcome for Event {
@@ -302,7 +304,7 @@ impl Outcome for Event {
         seat: usize,
         kind: EventKind,
         recycled: Option<usize>,
-        round_end: Option<RoundEnd>,
+        round_end: Option<Box<RoundEnd>>,
         floating: bool,
         then: Option<Event>,
     ) -> Event {
@@ -316,24 +318,21 @@ impl Outcome for Event {
         };
         // A `RoundEnd` is large: it is moved only when there is one, not copied as a
         // `None` on every action.
-        if round_end.is_some() {
-            event.round_end = round_end;
+        if let Some(end) = round_end {
+            event.round_end = Some(*end);
         }
         event
     }
-    fn take_round_end(&mut self) -> Option<RoundEnd> {
-        // Moved only when there is one (`take` would copy the whole empty option).
-        if self.round_end.is_some() {
-            self.round_end.take()
-        } else {
-            None
-        }
+    fn has_round_end(&self) -> bool {
+        self.round_end.is_some()
+    }
+    fn take_round_end(&mut self) -> Option<Box<RoundEnd>> {
+        self.round_end.take().map(Box::new)
     }
 }
 
-/// The round end an action caused, if any, and nothing else. Boxed: a `RoundEnd` is
-/// large and most actions end nothing, so the outcome stays one word wherever it is
-/// passed.
+/// The round end an action caused, if any, and nothing else (boxed, as `execute`
+/// keeps it).
 pub(crate) struct RoundEndOnly(pub Option<Box<RoundEnd>>);
 
 impl Outcome for RoundEndOnly {
@@ -343,15 +342,18 @@ impl Outcome for RoundEndOnly {
         _seat: usize,
         _kind: EventKind,
         _recycled: Option<usize>,
-        round_end: Option<RoundEnd>,
+        round_end: Option<Box<RoundEnd>>,
         _floating: bool,
         _then: Option<RoundEndOnly>,
     ) -> RoundEndOnly {
         // `execute` has already moved a round end set off by `then` into `round_end`.
-        RoundEndOnly(round_end.map(Box::new))
+        RoundEndOnly(round_end)
     }
-    fn take_round_end(&mut self) -> Option<RoundEnd> {
-        self.0.take().map(|end| *end)
+    fn has_round_end(&self) -> bool {
+        self.0.is_some()
+    }
+    fn take_round_end(&mut self) -> Option<Box<RoundEnd>> {
+        self.0.take()
     }
 }
 
@@ -983,10 +985,11 @@ impl GameState {
         ))
     }
 
-    /// The plan of the two most frequent actions when they are plainly allowed: the
-    /// pass of the seat asked in a buying window (L-6.3) and the active player's
-    /// discard of a card it holds (L-5.5; not W-8's taken card). `None`: ask
-    /// [`Self::plan`], which decides everything (and the same for these).
+    /// The plan of the most frequent actions when they are plainly allowed: the pass
+    /// of the seat asked in a buying window (L-6.3), the active player's discard of a
+    /// card it holds (L-5.5; not W-8's taken card) and its draw from the stock
+    /// (L-5.1). `None`: ask [`Self::plan`], which decides everything (and the same
+    /// for these).
     #[inline(always)]
     fn usual_plan(&self, seat: usize, action: &Action) -> Option<Plan<'static>> {
         let plan = match (action, self.phase) {
@@ -998,11 +1001,24 @@ impl GameState {
             {
                 Plan::Discard(*card)
             }
+            // L-5.1 (Decision): a draw while the discard is on offer declines it first
+            // when someone may buy it.
+            (Action::DrawStock, Phase::Draw { declined }) if seat == self.active as usize => {
+                if !declined && self.someone_could_buy() {
+                    Plan::Decline { draw_after: true }
+                } else {
+                    Plan::DrawStock
+                }
+            }
             _ => return None,
         };
         debug_assert!(
-            matches!((&plan, self.plan(seat, action)), (Plan::Pass, Ok(Plan::Pass)))
-                || matches!((&plan, self.plan(seat, action)), (Plan::Discard(a), Ok(Plan::Discard(b))) if *a == b),
+            match (&plan, self.plan(seat, action)) {
+                (Plan::Pass, Ok(Plan::Pass)) | (Plan::DrawStock, Ok(Plan::DrawStock)) => true,
+                (Plan::Discard(a), Ok(Plan::Discard(b))) => *a == b,
+                (Plan::Decline { draw_after: a }, Ok(Plan::Decline { draw_after: b })) => *a == b,
+                _ => false,
+            },
             "usual_plan and plan disagree on {action:?}"
         );
         Some(plan)
@@ -1751,8 +1767,8 @@ impl GameState {
             Plan::DrawStock => {
                 let drawn: Event = self.draw_for_active();
                 recycled = drawn.recycled;
-                if drawn.round_end.is_some() {
-                    round_end = drawn.round_end;
+                if let Some(end) = drawn.round_end {
+                    round_end = Some(Box::new(end));
                 }
                 drawn.kind
             }
@@ -1822,7 +1838,7 @@ impl GameState {
                 self.seats[s].down = true;
                 self.down_this_turn = true;
                 if ends_round {
-                    round_end = Some(self.end_round(Some(seat), RoundEndReason::WholeHand));
+                    round_end = Some(Box::new(self.end_round(Some(seat), RoundEndReason::WholeHand)));
                 } else if floats {
                     floating = true;
                     round_end = self.end_turn();
@@ -1889,7 +1905,7 @@ impl GameState {
                     if !liverpool_discard {
                         self.turn += 1;
                     }
-                    round_end = Some(self.end_round(Some(seat), RoundEndReason::WentOut));
+                    round_end = Some(Box::new(self.end_round(Some(seat), RoundEndReason::WentOut)));
                 } else if liverpool_discard {
                     // W-7.2: rotation resumes with the player after the original discarder.
                     self.phase = Phase::Draw { declined: false };
@@ -1918,10 +1934,8 @@ impl GameState {
         };
         // The outer event reports any round end the action caused, also one caused
         // by the stock draw that followed it (L-9.2).
-        // (A `RoundEnd` is large: it is moved only when there is one, not copied as a
-        // `None` on every action.)
         if round_end.is_none() {
-            if let Some(t) = then.as_mut() {
+            if let Some(t) = then.as_mut().filter(|t| t.has_round_end()) {
                 round_end = t.take_round_end();
             }
         }
@@ -1929,11 +1943,12 @@ impl GameState {
     }
 
     /// The turn of the active player ends (a discard, or W-8 floating): the next seat
-    /// is to draw, or the round ends at the turn cap (L-9.3).
-    fn end_turn(&mut self) -> Option<RoundEnd> {
+    /// is to draw, or the round ends at the turn cap (L-9.3). Boxed, as `execute`
+    /// keeps a round end.
+    fn end_turn(&mut self) -> Option<Box<RoundEnd>> {
         self.turn += 1;
         if self.turn >= self.rules.max_turns_per_round {
-            return Some(self.end_round(None, RoundEndReason::TurnLimit));
+            return Some(Box::new(self.end_round(None, RoundEndReason::TurnLimit)));
         }
         self.active = (self.active + 1) % self.players;
         self.phase = Phase::Draw { declined: false };
@@ -1975,7 +1990,7 @@ impl GameState {
                 self.phase = Phase::Play;
                 None
             }
-            None => Some(self.end_round(None, RoundEndReason::StockExhausted)),
+            None => Some(Box::new(self.end_round(None, RoundEndReason::StockExhausted))),
         };
         O::new(s, EventKind::DrewStock { card }, recycled, round_end, false, None)
     }
