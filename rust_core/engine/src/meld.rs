@@ -273,6 +273,30 @@ impl Meld {
         })
     }
 
+    /// A meld the contract search built (`search::name_melds`): its kind, its key (a
+    /// set's rank, a run's suit index) and a run's start are known from the search's
+    /// candidate, so the cards are not judged again (checked against the judging
+    /// constructors in debug builds).
+    pub(crate) fn from_search(kind: MeldKind, cards: Vec<Card>, key: u8, start: u8, rules: &RuleSet) -> Meld {
+        let shape = Shape {
+            kind,
+            key,
+            start: if kind == MeldKind::Run { start } else { 0 },
+            wild: rules.wild_rank.unwrap_or(0),
+        };
+        let meld = shape.with_cards(cards);
+        debug_assert_eq!(
+            Some(&meld),
+            match kind {
+                MeldKind::Set => Meld::set_unchecked(&meld.cards, rules).ok(),
+                MeldKind::Run => Meld::run_min_len(&meld.cards, rules, 1).ok(),
+            }
+            .as_ref(),
+            "the search's meld reads as judged"
+        );
+        meld
+    }
+
     /// A run from cards listed low to high; a joker's place fixes its position (L-4.2, L-4.3).
     pub fn run(cards: &[Card], rules: &RuleSet) -> Result<Meld> {
         Meld::check_run(cards, rules, rules.run_size_min, true).map_err(|f| f.error(cards, rules))
