@@ -1912,8 +1912,9 @@ impl GameState {
                 } else {
                     round_end = self.end_turn();
                 }
-                // W-7: a discard that fits a table meld is offered to the calls.
-                let calls = if round_end.is_none() {
+                // W-7: a discard that fits a table meld is offered to the calls (checked
+                // here first: most rule sets have none, and the offer is out of line).
+                let calls = if round_end.is_none() && self.has_calls() {
                     self.call_offer(seat).inspect(|w| self.phase = Phase::Calling(*w))
                 } else {
                     None
