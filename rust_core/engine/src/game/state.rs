@@ -1899,7 +1899,8 @@ impl GameState {
             Plan::Discard(card) => {
                 self.seats[s].hand.0[card.id() as usize] -= 1;
                 self.discard.push(card);
-                let went_out = self.seats[s].hand.total() == 0;
+                // No count left (cheaper than summing them).
+                let went_out = self.seats[s].hand.0.iter().all(|&n| n == 0);
                 let liverpool_discard = matches!(self.phase, Phase::CallDiscard { .. });
                 if went_out {
                     if !liverpool_discard {
