@@ -207,16 +207,21 @@ impl CardCounts {
     pub fn total(&self) -> usize {
         const LOW_BYTES: u64 = 0x00FF_00FF_00FF_00FF;
         let (words, rest) = self.0.split_at(48);
-        // Four 16-bit lanes, each the sum of at most 12 counts (12 * 255 < 2^16).
+        // Four 16-bit lanes, each the sum of at most 14 counts (14 * 255 < 2^16).
+        let pairs = |v: u64| (v & LOW_BYTES) + ((v >> 8) & LOW_BYTES);
         let mut lanes = 0u64;
         for word in words.chunks_exact(8) {
             let mut bytes = [0u8; 8];
             bytes.copy_from_slice(word);
-            let v = u64::from_le_bytes(bytes);
-            lanes += (v & LOW_BYTES) + ((v >> 8) & LOW_BYTES);
+            lanes += pairs(u64::from_le_bytes(bytes));
         }
-        let words_total = (lanes & 0xFFFF) + ((lanes >> 16) & 0xFFFF) + ((lanes >> 32) & 0xFFFF) + (lanes >> 48);
-        words_total as usize + rest.iter().map(|&n| n as usize).sum::<usize>()
+        // The last five counts as a sixth word, zero-padded.
+        let mut last = [0u8; 8];
+        last[..5].copy_from_slice(rest);
+        lanes += pairs(u64::from_le_bytes(last));
+        // The four lanes summed into the top one by one multiplication (the sum,
+        // at most 53 * 255, fits its 16 bits).
+        (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as usize
     }
     /// The cards in id order (jokers last), each repeated by its count.
     pub fn to_cards(&self) -> Vec<Card> {

@@ -5,7 +5,7 @@
 //! cards are stored low to high, so the joker at index `i` stands for position
 //! `start + i`.
 
-use crate::card::{format_cards, Card, Suit, JOKER_ID};
+use crate::card::{format_cards, Card, Suit};
 use crate::error::{Error, ErrorCode, Message, Result};
 use crate::msg;
 use crate::rules::{Contract, MeldSpec, RuleSet, MAX_CONTRACT_MELDS};
@@ -271,6 +271,30 @@ impl Meld {
             start: 0,
             wild: rules.wild_rank.unwrap_or(0),
         })
+    }
+
+    /// A meld the contract search built (`search::name_melds`): its kind, its key (a
+    /// set's rank, a run's suit index) and a run's start are known from the search's
+    /// candidate, so the cards are not judged again (checked against the judging
+    /// constructors in debug builds).
+    pub(crate) fn from_search(kind: MeldKind, cards: Vec<Card>, key: u8, start: u8, rules: &RuleSet) -> Meld {
+        let shape = Shape {
+            kind,
+            key,
+            start: if kind == MeldKind::Run { start } else { 0 },
+            wild: rules.wild_rank.unwrap_or(0),
+        };
+        let meld = shape.with_cards(cards);
+        debug_assert_eq!(
+            Some(&meld),
+            match kind {
+                MeldKind::Set => Meld::set_unchecked(&meld.cards, rules).ok(),
+                MeldKind::Run => Meld::run_min_len(&meld.cards, rules, 1).ok(),
+            }
+            .as_ref(),
+            "the search's meld reads as judged"
+        );
+        meld
     }
 
     /// A run from cards listed low to high; a joker's place fixes its position (L-4.2, L-4.3).
@@ -716,11 +740,16 @@ pub fn adjacent_same_suit_runs(runs: &[&Meld]) -> Option<(usize, usize)> {
 
 /// [`check_meld_copies`]'s verdict without its error: do `cards` fit the largest
 /// deck of the rules (L-1.2)?
-fn meld_copies_fit<'a>(cards: impl IntoIterator<Item = &'a Card>, rules: &RuleSet) -> bool {
+fn meld_copies_fit<'a>(cards: impl IntoIterator<Item = &'a Card> + Clone, rules: &RuleSet) -> bool {
     let mut counts = [0u32; 53];
-    cards.into_iter().for_each(|c| counts[c.id() as usize] += 1);
+    cards.clone().into_iter().for_each(|c| counts[c.id() as usize] += 1);
     let (decks, jokers) = rules.largest_deck();
-    counts[JOKER_ID as usize] <= u32::from(jokers) && counts[..52].iter().all(|&n| n <= u32::from(decks))
+    // Only the ids the cards name can be over their limit: look at those, not at
+    // all 53 counts (a meld has a few cards).
+    cards.into_iter().all(|c| {
+        let limit = if c.is_joker() { jokers } else { decks };
+        counts[c.id() as usize] <= u32::from(limit)
+    })
 }
 
 /// L-1.2: cards laid together never hold more copies of a card than the largest deck

@@ -274,6 +274,89 @@ enum Grown {
     Built(Meld),
 }
 
+/// What carrying out an action returns: the whole [`Event`] (`apply`), or only the
+/// round end it caused (`apply_for_round_end`: the simulator reads nothing else, so
+/// no event is built, copied or dropped, and no card list allocated).
+pub(crate) trait Outcome: Sized {
+    /// Does the outcome show the event's card lists (a go-down's melds, the cards
+    /// laid off)?
+    const FULL: bool;
+    /// `then`: what the action set off (a closing window's stock draw). The round
+    /// end comes boxed: it is large and rare, so `execute` passes one word around.
+    fn new(
+        seat: usize,
+        kind: EventKind,
+        recycled: Option<usize>,
+        round_end: Option<Box<RoundEnd>>,
+        floating: bool,
+        then: Option<Self>,
+    ) -> Self;
+    fn has_round_end(&self) -> bool;
+    /// The round end, moved out (the outcome of a stock draw that `then` holds: the
+    /// action that set it off reports it).
+    fn take_round_end(&mut self) -> Option<Box<RoundEnd>>;
+}
+
+impl Outcome for Event {
+    const FULL: bool = true;
+    #[inline(always)]
+    fn new(
+        seat: usize,
+        kind: EventKind,
+        recycled: Option<usize>,
+        round_end: Option<Box<RoundEnd>>,
+        floating: bool,
+        then: Option<Event>,
+    ) -> Event {
+        let mut event = Event {
+            seat,
+            kind,
+            recycled,
+            round_end: None,
+            floating,
+            then: then.map(Box::new),
+        };
+        // A `RoundEnd` is large: it is moved only when there is one, not copied as a
+        // `None` on every action.
+        if let Some(end) = round_end {
+            event.round_end = Some(*end);
+        }
+        event
+    }
+    fn has_round_end(&self) -> bool {
+        self.round_end.is_some()
+    }
+    fn take_round_end(&mut self) -> Option<Box<RoundEnd>> {
+        self.round_end.take().map(Box::new)
+    }
+}
+
+/// The round end an action caused, if any, and nothing else (boxed, as `execute`
+/// keeps it).
+pub(crate) struct RoundEndOnly(pub Option<Box<RoundEnd>>);
+
+impl Outcome for RoundEndOnly {
+    const FULL: bool = false;
+    #[inline(always)]
+    fn new(
+        _seat: usize,
+        _kind: EventKind,
+        _recycled: Option<usize>,
+        round_end: Option<Box<RoundEnd>>,
+        _floating: bool,
+        _then: Option<RoundEndOnly>,
+    ) -> RoundEndOnly {
+        // `execute` has already moved a round end set off by `then` into `round_end`.
+        RoundEndOnly(round_end)
+    }
+    fn has_round_end(&self) -> bool {
+        self.0.is_some()
+    }
+    fn take_round_end(&mut self) -> Option<Box<RoundEnd>> {
+        self.0.take()
+    }
+}
+
 /// A new table meld's cards, with room for a few lay-offs (L-5.3) so that they grow
 /// it without moving it.
 fn with_room_to_grow(cards: &[Card]) -> Vec<Card> {
@@ -828,24 +911,39 @@ impl GameState {
     /// active player adds the penalty to that player's round score (and is kept in
     /// the history, so that `replay` charges it again); the error's message says so.
     pub fn apply(&mut self, seat: usize, action: &Action) -> Result<Event> {
-        self.apply_keeping::<true>(seat, action)
+        self.apply_keeping::<Event>(seat, action, true)
     }
 
     /// [`Self::apply`] for a caller that reads only the round end (`sim::play_game`):
     /// the same state change and the same errors, but the event's `then` is left out,
-    /// so the stock draw a closing window sets off is not boxed.
-    pub(crate) fn apply_for_round_end(&mut self, seat: usize, action: &Action) -> Result<Option<RoundEnd>> {
-        self.apply_keeping::<false>(seat, action).map(|event| event.round_end)
+    /// so the stock draw a closing window sets off is not boxed. `record_history`:
+    /// false when no one will read this state's history (a simulated game whose bots
+    /// never look at it): the action is then not appended, so `history()` stays as
+    /// it was, while everything else changes exactly as under `apply`.
+    pub(crate) fn apply_for_round_end(
+        &mut self,
+        seat: usize,
+        action: &Action,
+        record_history: bool,
+    ) -> Result<Option<Box<RoundEnd>>> {
+        self.apply_keeping::<RoundEndOnly>(seat, action, record_history)
+            .map(|outcome| outcome.0)
     }
 
     #[inline(always)]
-    fn apply_keeping<const KEEP_THEN: bool>(&mut self, seat: usize, action: &Action) -> Result<Event> {
-        match self.plan(seat, action) {
+    fn apply_keeping<O: Outcome>(&mut self, seat: usize, action: &Action, record: bool) -> Result<O> {
+        let plan = match self.usual_plan(seat, action) {
+            Some(plan) => Ok(plan),
+            None => self.plan(seat, action),
+        };
+        match plan {
             Ok(plan) => {
-                self.history.push(seat as u8, action);
-                Ok(self.execute::<KEEP_THEN>(seat as u8, plan))
+                if record {
+                    self.history.push(seat as u8, action);
+                }
+                Ok(self.execute::<O>(seat as u8, plan))
             }
-            Err(e) => Err(self.charge_failed_go_down(seat, action, e)),
+            Err(e) => Err(self.charge_failed_go_down(seat, action, e, record)),
         }
     }
 
@@ -869,13 +967,15 @@ impl GameState {
             )
     }
 
-    fn charge_failed_go_down(&mut self, seat: usize, action: &Action, e: Error) -> Error {
+    fn charge_failed_go_down(&mut self, seat: usize, action: &Action, e: Error, record: bool) -> Error {
         if seat >= self.players() || !self.is_failed_go_down(seat, action, &e) {
             return e;
         }
         let points = self.rules.failed_go_down_penalty;
         self.seats[seat].penalty = self.seats[seat].penalty.saturating_add(i32::from(points));
-        self.history.push(seat as u8, action);
+        if record {
+            self.history.push(seat as u8, action);
+        }
         let reason = e.to_message();
         e.reworded(msg!(
             "go_down.failed_penalty",
@@ -883,6 +983,45 @@ impl GameState {
             points = points,
             seat = seat
         ))
+    }
+
+    /// The plan of the most frequent actions when they are plainly allowed: the pass
+    /// of the seat asked in a buying window (L-6.3), the active player's discard of a
+    /// card it holds (L-5.5; not W-8's taken card) and its draw from the stock
+    /// (L-5.1). `None`: ask [`Self::plan`], which decides everything (and the same
+    /// for these).
+    #[inline(always)]
+    fn usual_plan(&self, seat: usize, action: &Action) -> Option<Plan<'static>> {
+        let plan = match (action, self.phase) {
+            (Action::Pass, Phase::Buying(w)) if self.next_asked(&w) == Some(seat) => Plan::Pass,
+            (Action::Discard { card }, Phase::Play)
+                if seat == self.active as usize
+                    && self.seats[seat].hand.get(*card) > 0
+                    && !(self.rules.no_discard_of_taken_card && self.taken_discard == Some(*card)) =>
+            {
+                Plan::Discard(*card)
+            }
+            // L-5.1 (Decision): a draw while the discard is on offer declines it first
+            // when someone may buy it.
+            (Action::DrawStock, Phase::Draw { declined }) if seat == self.active as usize => {
+                if !declined && self.someone_could_buy() {
+                    Plan::Decline { draw_after: true }
+                } else {
+                    Plan::DrawStock
+                }
+            }
+            _ => return None,
+        };
+        debug_assert!(
+            match (&plan, self.plan(seat, action)) {
+                (Plan::Pass, Ok(Plan::Pass)) | (Plan::DrawStock, Ok(Plan::DrawStock)) => true,
+                (Plan::Discard(a), Ok(Plan::Discard(b))) => *a == b,
+                (Plan::Decline { draw_after: a }, Ok(Plan::Decline { draw_after: b })) => *a == b,
+                _ => false,
+            },
+            "usual_plan and plan disagree on {action:?}"
+        );
+        Some(plan)
     }
 
     fn plan<'a>(&self, seat: usize, action: &'a Action) -> Result<Plan<'a>> {
@@ -1554,14 +1693,14 @@ impl GameState {
 
     // Inlined into `apply`, its only caller, so the event is built where `apply`
     // returns it instead of being copied there (it holds a whole `RoundEnd`).
-    /// `KEEP_THEN`: box the stock draw a closing window set off into the event's
-    /// `then` (false: only its round end, if any, is kept).
+    /// `O`: the whole event (`apply`), or only the round end (the simulator's
+    /// `apply_for_round_end`, which builds no event and no card lists).
     #[inline(always)]
-    fn execute<const KEEP_THEN: bool>(&mut self, seat: u8, plan: Plan<'_>) -> Event {
+    fn execute<O: Outcome>(&mut self, seat: u8, plan: Plan<'_>) -> O {
         let mut recycled = None;
         let mut round_end = None;
         let mut floating = false;
-        let mut then: Option<Event> = None;
+        let mut then: Option<O> = None;
         let s = seat as usize;
         let kind = match plan {
             Plan::Cut(dealt, rng) => {
@@ -1626,10 +1765,10 @@ impl GameState {
                 EventKind::Passed { call: None }
             }
             Plan::DrawStock => {
-                let drawn = self.draw_for_active();
+                let drawn: Event = self.draw_for_active();
                 recycled = drawn.recycled;
-                if drawn.round_end.is_some() {
-                    round_end = drawn.round_end;
+                if let Some(end) = drawn.round_end {
+                    round_end = Some(Box::new(end));
                 }
                 drawn.kind
             }
@@ -1699,13 +1838,18 @@ impl GameState {
                 self.seats[s].down = true;
                 self.down_this_turn = true;
                 if ends_round {
-                    round_end = Some(self.end_round(Some(seat), RoundEndReason::WholeHand));
+                    round_end = Some(Box::new(self.end_round(Some(seat), RoundEndReason::WholeHand)));
                 } else if floats {
                     floating = true;
                     round_end = self.end_turn();
                 }
                 EventKind::WentDown {
-                    melds: (first..first + count).collect(),
+                    // The simulator's path reads no event: no list built.
+                    melds: if O::FULL {
+                        (first..first + count).collect()
+                    } else {
+                        Vec::new()
+                    },
                 }
             }
             Plan::LayOff {
@@ -1724,10 +1868,15 @@ impl GameState {
                     round_end = self.end_turn();
                 }
                 // The cards in id order, as `CardCounts::to_cards` lists them,
-                // without walking every card kind.
-                let mut laid = cards.to_vec();
-                laid.sort_unstable();
-                debug_assert_eq!(laid, CardCounts::from_cards(cards).to_cards());
+                // without walking every card kind (none for the simulator's path).
+                let laid = if O::FULL {
+                    let mut laid = cards.to_vec();
+                    laid.sort_unstable();
+                    debug_assert_eq!(laid, CardCounts::from_cards(cards).to_cards());
+                    laid
+                } else {
+                    Vec::new()
+                };
                 EventKind::LaidOff { meld, cards: laid }
             }
             Plan::Swap {
@@ -1750,21 +1899,23 @@ impl GameState {
             Plan::Discard(card) => {
                 self.seats[s].hand.0[card.id() as usize] -= 1;
                 self.discard.push(card);
-                let went_out = self.seats[s].hand.total() == 0;
+                // No count left (cheaper than summing them).
+                let went_out = self.seats[s].hand.0.iter().all(|&n| n == 0);
                 let liverpool_discard = matches!(self.phase, Phase::CallDiscard { .. });
                 if went_out {
                     if !liverpool_discard {
                         self.turn += 1;
                     }
-                    round_end = Some(self.end_round(Some(seat), RoundEndReason::WentOut));
+                    round_end = Some(Box::new(self.end_round(Some(seat), RoundEndReason::WentOut)));
                 } else if liverpool_discard {
                     // W-7.2: rotation resumes with the player after the original discarder.
                     self.phase = Phase::Draw { declined: false };
                 } else {
                     round_end = self.end_turn();
                 }
-                // W-7: a discard that fits a table meld is offered to the calls.
-                let calls = if round_end.is_none() {
+                // W-7: a discard that fits a table meld is offered to the calls (checked
+                // here first: most rule sets have none, and the offer is out of line).
+                let calls = if round_end.is_none() && self.has_calls() {
                     self.call_offer(seat).inspect(|w| self.phase = Phase::Calling(*w))
                 } else {
                     None
@@ -1785,37 +1936,21 @@ impl GameState {
         };
         // The outer event reports any round end the action caused, also one caused
         // by the stock draw that followed it (L-9.2).
-        // (A `RoundEnd` is large: it is moved only when there is one, not copied as a
-        // `None` on every action.)
         if round_end.is_none() {
-            if let Some(t) = then.as_mut().filter(|t| t.round_end.is_some()) {
-                round_end = t.round_end.take();
+            if let Some(t) = then.as_mut().filter(|t| t.has_round_end()) {
+                round_end = t.take_round_end();
             }
         }
-        let mut event = Event {
-            seat: s,
-            kind,
-            recycled,
-            round_end: None,
-            floating,
-            then: match then {
-                Some(drawn) if KEEP_THEN => Some(Box::new(drawn)),
-                // Only a drawn event is dropped: no drop call on every action.
-                _ => None,
-            },
-        };
-        if round_end.is_some() {
-            event.round_end = round_end;
-        }
-        event
+        O::new(s, kind, recycled, round_end, floating, then)
     }
 
     /// The turn of the active player ends (a discard, or W-8 floating): the next seat
-    /// is to draw, or the round ends at the turn cap (L-9.3).
-    fn end_turn(&mut self) -> Option<RoundEnd> {
+    /// is to draw, or the round ends at the turn cap (L-9.3). Boxed, as `execute`
+    /// keeps a round end.
+    fn end_turn(&mut self) -> Option<Box<RoundEnd>> {
         self.turn += 1;
         if self.turn >= self.rules.max_turns_per_round {
-            return Some(self.end_round(None, RoundEndReason::TurnLimit));
+            return Some(Box::new(self.end_round(None, RoundEndReason::TurnLimit)));
         }
         self.active = (self.active + 1) % self.players;
         self.phase = Phase::Draw { declined: false };
@@ -1829,7 +1964,7 @@ impl GameState {
     /// if any. Inlined: after most passes the window stays open, and that case is a
     /// few instructions (no event is moved).
     #[inline(always)]
-    fn window_changed(&mut self, w: BuyWindow, then: &mut Option<Event>) {
+    fn window_changed<O: Outcome>(&mut self, w: BuyWindow, then: &mut Option<O>) {
         if self.rules.buying != BuyingRule::Off && self.next_asked(&w).is_some() {
             self.phase = Phase::Buying(w);
         } else {
@@ -1841,32 +1976,25 @@ impl GameState {
     /// when it already asked to (L-5.1 Decision), gets the stock card now: the
     /// returned event.
     #[inline(never)]
-    fn close_window(&mut self, draw_after: bool) -> Option<Event> {
+    fn close_window<O: Outcome>(&mut self, draw_after: bool) -> Option<O> {
         self.phase = Phase::Draw { declined: true };
         draw_after.then(|| self.draw_for_active())
     }
 
     /// L-5.1 / L-6.5: the active player draws the top card of the stock (recycling
     /// the pile if needed, L-9.1); with no stock to form, the round ends (L-9.2).
-    fn draw_for_active(&mut self) -> Event {
+    fn draw_for_active<O: Outcome>(&mut self) -> O {
         let s = self.active as usize;
         let (card, recycled) = self.draw_from_stock();
-        let mut event = Event {
-            seat: s,
-            kind: EventKind::DrewStock { card },
-            recycled,
-            round_end: None,
-            floating: false,
-            then: None,
-        };
-        match card {
+        let round_end = match card {
             Some(c) => {
                 self.seats[s].hand.0[c.id() as usize] += 1;
                 self.phase = Phase::Play;
+                None
             }
-            None => event.round_end = Some(self.end_round(None, RoundEndReason::StockExhausted)),
-        }
-        event
+            None => Some(Box::new(self.end_round(None, RoundEndReason::StockExhausted))),
+        };
+        O::new(s, EventKind::DrewStock { card }, recycled, round_end, false, None)
     }
 
     /// Draw the top card of the stock; if the stock is empty, first shuffle the

@@ -913,7 +913,8 @@ pub(super) fn probes(g: &GameState) -> Vec<Action> {
 /// `apply_for_round_end` (the simulator's path, which leaves out the event's `then`)
 /// changes the state exactly as `apply` does, reports the same round end (also one
 /// set off by the stock draw of a closing window, L-5.1 Decision / L-9.2) and refuses
-/// the same actions with the same errors.
+/// the same actions with the same errors. Without `record_history` the state changes
+/// the same way and the history is left as it was.
 #[test]
 fn applying_for_the_round_end_only_matches_apply() {
     let mut pending_draws = 0;
@@ -923,20 +924,41 @@ fn applying_for_the_round_end_only_matches_apply() {
         while !g.is_game_over() {
             let seat = g.to_act().unwrap();
             for p in probes(&g) {
-                let (mut full, mut quiet) = (g.clone(), g.clone());
-                match (full.apply(seat, &p), quiet.apply_for_round_end(seat, &p)) {
-                    (Ok(event), Ok(round_end)) => assert_eq!(event.round_end, round_end, "{p:?}"),
-                    (Err(a), Err(b)) => assert_eq!((a.code, a.to_message()), (b.code, b.to_message())),
+                let (mut full, mut quiet, mut unrecorded) = (g.clone(), g.clone(), g.clone());
+                let unrecorded_result = unrecorded.apply_for_round_end(seat, &p, false);
+                match (full.apply(seat, &p), quiet.apply_for_round_end(seat, &p, true)) {
+                    (Ok(event), Ok(round_end)) => {
+                        let round_end = round_end.map(|end| *end);
+                        assert_eq!(event.round_end, round_end, "{p:?}");
+                        assert_eq!(unrecorded_result.unwrap().map(|end| *end), round_end, "{p:?}");
+                    }
+                    (Err(a), Err(b)) => {
+                        assert_eq!((a.code, a.to_message()), (b.code, b.to_message()));
+                        let c = unrecorded_result.unwrap_err();
+                        assert_eq!((a.code, a.to_message()), (c.code, c.to_message()));
+                    }
                     (a, b) => panic!("{p:?}: apply gave {a:?}, apply_for_round_end {b:?}"),
                 }
                 assert!(full == quiet && full.history() == quiet.history(), "{p:?}");
+                assert!(full == unrecorded && unrecorded.history() == g.history(), "{p:?}");
             }
             let a = choose(&g, &mut rng);
-            let mut quiet = g.clone();
+            let (mut quiet, mut unrecorded) = (g.clone(), g.clone());
+            let before = g.history_len();
             let event = g.apply(seat, &a).unwrap();
             pending_draws += usize::from(event.then.is_some());
-            assert_eq!(quiet.apply_for_round_end(seat, &a).unwrap(), event.round_end, "{a:?}");
+            assert_eq!(
+                quiet.apply_for_round_end(seat, &a, true).unwrap().map(|end| *end),
+                event.round_end,
+                "{a:?}"
+            );
             assert!(quiet == g && quiet.history() == g.history(), "{a:?}");
+            assert_eq!(
+                unrecorded.apply_for_round_end(seat, &a, false).unwrap().map(|end| *end),
+                event.round_end,
+                "{a:?}"
+            );
+            assert!(unrecorded == g && unrecorded.history_len() == before, "{a:?}");
         }
     }
     assert!(pending_draws > 0, "the playouts close a window with a pending draw");

@@ -86,7 +86,7 @@ impl Cand {
     }
 
     /// Does the pool hold every card of this meld?
-    #[inline]
+    #[inline(always)]
     pub fn fits(&self, pool: &Pool) -> bool {
         if pool[JOKER_ID as usize] < self.jokers {
             return false;
@@ -100,7 +100,7 @@ impl Cand {
     }
 
     /// Remove this meld's cards from the pool (the caller checked [`Cand::fits`]).
-    #[inline]
+    #[inline(always)]
     pub fn take(&self, pool: &mut Pool) {
         pool[JOKER_ID as usize] -= self.jokers;
         for i in 0..self.n_need as usize {
@@ -109,7 +109,7 @@ impl Cand {
     }
 
     /// Undo [`Cand::take`].
-    #[inline]
+    #[inline(always)]
     pub fn put_back(&self, pool: &mut Pool) {
         pool[JOKER_ID as usize] += self.jokers;
         for i in 0..self.n_need as usize {
@@ -245,9 +245,148 @@ pub(crate) fn push_sets(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
     }
 }
 
+/// Set bits of a 16-bit mask, by table: the generic x86-64 target has no popcount
+/// instruction, and `count_ones` there is a dozen instructions.
+#[inline]
+fn bits16(m: u16) -> u32 {
+    const BYTE: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = (i as u32).count_ones() as u8;
+            i += 1;
+        }
+        t
+    };
+    BYTE[(m & 0xFF) as usize] as u32 + BYTE[(m >> 8) as usize] as u32
+}
+
 /// Append every legal run of `pool` within `sizes` to `out`: each suit, start, length
 /// and choice of joker positions (a joker may stand where a natural is available).
+/// The jokers a run needs are counted as it grows and as its optional jokers are
+/// chosen, not recounted from its mask ([`push_runs_by_masks`] is the plain version
+/// the tests compare it with).
 pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u16; CARD_KINDS], out: &mut Vec<Cand>) {
+    let jokers = pool[JOKER_ID as usize] as u32;
+    let min_naturals = rules.min_naturals_run.max(1) as u32;
+    let run_min = sizes.run_min.max(1);
+    let run_max = sizes.run_max.min(14);
+    if run_min > run_max {
+        return;
+    }
+    let joker_points = points[JOKER_ID as usize] as u32;
+    for suit in 0..4u8 {
+        let id_at = |pos: u8| suit * 13 + position_rank(pos) - 1;
+        // Bit p (1..=14) set when the natural of position p is in the pool.
+        // Branch-free: random hands make a data-dependent branch here mispredict often.
+        let base = suit as usize * 13;
+        let mut present: u16 = 0;
+        for (r, &n) in pool[base..base + 13].iter().enumerate() {
+            present |= ((n != 0) as u16) << (r + 1);
+        }
+        // Every run holds a natural (L-4.5), and jokers fill only what naturals leave.
+        let naturals = bits16(present);
+        if naturals == 0 || naturals + jokers < run_min {
+            continue;
+        }
+        // Card id and points by position 1..=14 (index 0 unused).
+        let pos_id: [u8; 15] = std::array::from_fn(|p| if p == 0 { 0 } else { id_at(p as u8) });
+        let pos_points: [u32; 15] = std::array::from_fn(|p| points[pos_id[p] as usize] as u32);
+        let two_aces = pool[id_at(1) as usize] >= 2;
+        if present & 0b10 != 0 {
+            present |= 1 << 14;
+        }
+        let missing = !present & 0x7FFE;
+        for start in 1..=(15 - run_min) as u8 {
+            let missing_here = missing >> start;
+            // Positions with no natural must be jokers; a longer run from the same
+            // start needs at least as many, so stop at the first that needs too many.
+            let mut forced_count = bits16(missing_here & ((1u32 << (run_min - 1)) - 1) as u16);
+            for len in run_min..=run_max.min(15 - start as u32) {
+                forced_count += (missing_here >> (len - 1)) as u32 & 1;
+                if forced_count > jokers {
+                    break;
+                }
+                let all = ((1u32 << len) - 1) as u16;
+                let forced = missing_here & all;
+                let optional = all & !forced;
+                let spare = jokers - forced_count;
+                let window = rules.run_naturals_window.map_or(len, |w| (w as u32).min(len));
+                let window_mask = ((1u32 << window) - 1) as u16;
+                // The bit of position 14 within the run, if the run reaches it.
+                let ace_high = if start as u32 + len - 1 == 14 {
+                    1u16 << (len - 1)
+                } else {
+                    0
+                };
+                let mut emit = |mask: u16, mask_jokers: u32| {
+                    debug_assert_eq!(mask_jokers, mask.count_ones());
+                    // Both aces of the suit (positions 1 and 14) as naturals need two copies.
+                    if start == 1 && len == 14 && mask & 1 == 0 && mask >> 13 & 1 == 0 && !two_aces {
+                        return;
+                    }
+                    let window_jokers = if window == len {
+                        mask_jokers
+                    } else {
+                        bits16(mask & window_mask)
+                    };
+                    if window - window_jokers < min_naturals {
+                        return;
+                    }
+                    let mut cand = Cand::empty(MeldKind::Run, suit);
+                    cand.start = start;
+                    cand.len = len;
+                    cand.joker_mask = mask;
+                    cand.jokers = mask_jokers as u8;
+                    cand.points = mask_jokers * joker_points;
+                    let mut naturals = all & !mask;
+                    // Ace high first so that, when both aces are natural, the shared id
+                    // is merged into the first entry.
+                    if naturals & ace_high != 0 {
+                        naturals &= !ace_high;
+                        cand.need(pos_id[14], 1);
+                        cand.points += pos_points[14];
+                    }
+                    while naturals != 0 {
+                        let pos = start as usize + naturals.trailing_zeros() as usize;
+                        naturals &= naturals - 1;
+                        cand.need(pos_id[pos], 1);
+                        cand.points += pos_points[pos];
+                    }
+                    out.push(cand);
+                };
+                for_each_subset_counted(optional, spare, forced, forced_count, &mut emit);
+            }
+        }
+    }
+}
+
+/// Call `f(base | x, count + |x|)` for every subset `x` of `bits` with at most `room`
+/// elements (`count`: the set bits of `base`).
+fn for_each_subset_counted(bits: u16, room: u32, base: u16, count: u32, f: &mut impl FnMut(u16, u32)) {
+    f(base, count);
+    if room == 0 {
+        return;
+    }
+    let mut rest = bits;
+    while rest != 0 {
+        let low = rest & rest.wrapping_neg();
+        rest ^= low;
+        // Only higher bits are added below, so each subset is produced once.
+        for_each_subset_counted(rest, room - 1, base | low, count + 1, f);
+    }
+}
+
+/// [`push_runs`] counting each mask's jokers with `count_ones`: the reference the
+/// tests compare it with.
+#[cfg(test)]
+pub(crate) fn push_runs_by_masks(
+    pool: &Pool,
+    rules: &RuleSet,
+    sizes: &Sizes,
+    points: &[u16; CARD_KINDS],
+    out: &mut Vec<Cand>,
+) {
     let jokers = pool[JOKER_ID as usize] as u32;
     let min_naturals = rules.min_naturals_run.max(1) as u32;
     let run_min = sizes.run_min.max(1);
@@ -334,6 +473,7 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
 }
 
 /// Call `f(base | x)` for every subset `x` of `bits` with at most `room` elements.
+#[cfg(test)]
 fn for_each_subset(bits: u16, room: u32, base: u16, f: &mut impl FnMut(u16)) {
     f(base);
     if room == 0 {
@@ -345,5 +485,56 @@ fn for_each_subset(bits: u16, room: u32, base: u16, f: &mut impl FnMut(u16)) {
         rest ^= low;
         // Only higher bits are added below, so each subset is produced once.
         for_each_subset(rest, room - 1, base | low, f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What tells two candidates apart (`Cand` has no `PartialEq`: the search never
+    /// compares them whole).
+    fn fields(c: &Cand) -> (u8, u8, u16, [u8; 4], u8, u32, u32, Vec<u8>, u64) {
+        (
+            c.key,
+            c.start,
+            c.joker_mask,
+            c.per_suit,
+            c.jokers,
+            c.len,
+            c.points,
+            c.ids().collect(),
+            c.id_mask(),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        /// L-4.2 / L-4.5 (and W-4's naturals window): the runs built with the jokers
+        /// counted as they are chosen are the runs built by counting each mask.
+        #[test]
+        fn runs_counted_as_built_match_runs_counted_by_mask(
+            preset in 0..RuleSet::preset_names().len(),
+            naturals in proptest::collection::vec(0u8..52, 0..16),
+            jokers in 0u8..5,
+            run_min in 1u32..8,
+            extra in 0u32..12,
+        ) {
+            let rules = RuleSet::preset(RuleSet::preset_names()[preset]).unwrap();
+            let mut pool: Pool = [0; CARD_KINDS];
+            for id in naturals {
+                pool[id as usize] += 1;
+            }
+            pool[JOKER_ID as usize] = jokers;
+            let sizes = Sizes { set_min: 3, set_max: u32::MAX, run_min, run_max: run_min + extra };
+            let points = rules.points_by_id();
+            let (mut fast, mut plain) = (Vec::new(), Vec::new());
+            push_runs(&pool, &rules, &sizes, &points, &mut fast);
+            push_runs_by_masks(&pool, &rules, &sizes, &points, &mut plain);
+            let fast: Vec<_> = fast.iter().map(fields).collect();
+            let plain: Vec<_> = plain.iter().map(fields).collect();
+            prop_assert_eq!(fast, plain);
+        }
     }
 }

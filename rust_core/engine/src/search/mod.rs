@@ -36,7 +36,7 @@ mod whole;
 
 use crate::card::{Card, CardCounts, CARD_KINDS, JOKER_ID};
 use crate::error::{Error, ErrorCode, Result};
-use crate::meld::{Meld, MeldKind};
+use crate::meld::Meld;
 use crate::msg;
 use crate::rules::{Contract, RuleSet};
 use arrange::{search_arrangement, ArrangeMode};
@@ -104,11 +104,10 @@ fn name_melds(cands: &[Cand], hand: &CardCounts, rules: &RuleSet) -> (Vec<Meld>,
     }
     .into_iter();
     let mut left = *hand;
-    let mut cards: Vec<Card> = Vec::new();
     let melds = cands
         .iter()
         .map(|cand| {
-            cards.clear();
+            let mut cards: Vec<Card> = Vec::with_capacity(cand.len as usize);
             cards.extend(cand.ids().map(|id| {
                 let card = Card::from_id(id).expect("search ids are 0..=52");
                 if id == JOKER_ID && rules.wild_rank.is_some() {
@@ -120,14 +119,9 @@ fn name_melds(cands: &[Cand], hand: &CardCounts, rules: &RuleSet) -> (Vec<Meld>,
             for &c in &cards {
                 left.0[c.id() as usize] -= 1;
             }
-            // The search only produces legal melds, so a failure here is a bug in the
-            // search, not bad input. Lengths were checked by the search (whole-hand
-            // runs have their own minimum).
-            let meld = match cand.kind {
-                MeldKind::Set => Meld::set_unchecked(&cards, rules),
-                MeldKind::Run => Meld::run_min_len(&cards, rules, 1),
-            };
-            meld.expect("the search builds only legal melds")
+            // The search only produces legal melds (checked in debug builds); lengths
+            // were checked by the search (whole-hand runs have their own minimum).
+            Meld::from_search(cand.kind, cards, cand.key, cand.start, rules)
         })
         .collect();
     (melds, left)

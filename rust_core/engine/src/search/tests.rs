@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::card::parse_cards;
-use crate::meld::{adjacent_same_suit_runs, check_go_down};
+use crate::meld::{adjacent_same_suit_runs, check_go_down, MeldKind};
 use crate::rng::Rng;
 use crate::rules::MeldSpec;
 use dfs::{BestKey, Exists, Found, MaxPoints, Scratch};
