@@ -495,6 +495,15 @@ impl GreedyBot {
         // A buy's hand is not the hand of the next decision (a penalty card joins it):
         // it need not be remembered, so its estimate stops once it cannot improve.
         if penalty {
+            // The seat that just discarded the card is asked too (L-6.3): the hand it
+            // discarded from is usually still remembered, its estimate made.
+            if let Some(slot) = self.slot_of(&more, round) {
+                if let Some((_, _, Some(made))) = &self.memo[slot] {
+                    let lowers = made.missing + extra < now;
+                    debug_assert_eq!(lowers, bounded(&more, contract, rules, now - extra).is_some());
+                    return lowers;
+                }
+            }
             return bounded(&more, contract, rules, now - extra).is_some();
         }
         // The hand of the next decision if the card is taken: kept like any estimate,
