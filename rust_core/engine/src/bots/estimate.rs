@@ -422,7 +422,7 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
     // Per suit: the low positions of the windows its chosen runs close (L-4.4).
     let mut blocked = [0 as PositionMask; 4];
     let gap_rule = rules.same_suit_runs_need_gap;
-    // Per suit: the best window as `(present + 1) << 6 | suit << 4 | lo` (0: none)
+    // Per suit: the best window as `(present + 1) << 6 | suit << 4 | lo` (`suit << 4`: none)
     // and the mask it was computed for.
     let mut suit_best = [0u32; 4];
     // (`UNSCANNED`: none yet, or its windows changed.)
@@ -441,7 +441,7 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
         let mut best_run: Option<(u32, ChosenRun)> = None;
         if runs_left > 0 {
             // Compared as `(present + 1) << 6 | suit << 4 | lo`: a branch-free max, ties
-            // to the higher suit; 0 when no suit has a window.
+            // to the higher suit; below 64 when no suit has a window.
             let mut best = 0u32;
             for suit in 0..4u8 {
                 let s = suit as usize;
@@ -452,17 +452,21 @@ pub fn estimate_below(hand: &CardCounts, contract: &Contract, rules: &RuleSet, b
                         key,
                         windows.best_key(pool.masks[s], suit, &chosen[..n_chosen], gap_rule)
                     );
+                    // Branch-free: a suit without a window keeps only `suit << 4`, below
+                    // the key of every window (64 and up).
                     let key = key as u32;
-                    suit_best[s] = if key == 0 {
-                        0
-                    } else {
-                        (key >> 4) << 6 | (suit as u32) << 4 | (key & 0xF)
-                    };
+                    suit_best[s] = (key & 0xF0) << 2 | (suit as u32) << 4 | (key & 0xF);
+                    debug_assert_eq!(suit_best[s] >> 6, key >> 4, "present + 1 (0: no window)");
+                    debug_assert_eq!(
+                        (suit_best[s] >> 4 & 3, suit_best[s] & 0xF),
+                        (suit as u32, key & 0xF),
+                        "suit and low position"
+                    );
                     scanned[s] = pool.masks[s];
                 }
                 best = best.max(suit_best[s]);
             }
-            if best > 0 {
+            if best >= 1 << 6 {
                 let lo = (best & 0xF) as u8;
                 let run = ChosenRun {
                     suit: (best >> 4 & 3) as u8,

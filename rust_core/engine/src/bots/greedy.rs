@@ -462,6 +462,14 @@ impl GreedyBot {
         e.get_or_insert_with(|| estimate(hand, &round.contract, rules))
     }
 
+    /// The estimate of `hand` under the contract of `round` if the memo keeps it made
+    /// (an entry kept with only a bound answers `None`).
+    #[inline(always)]
+    fn remembered(&self, hand: &CardCounts, round: &Round) -> Option<&Estimate> {
+        let slot = self.slot_of(hand, round)?;
+        self.memo[slot].as_ref().and_then(|(_, _, e)| e.as_ref())
+    }
+
     fn remember(&mut self, hand: CardCounts, round: Round, estimate: Option<Estimate>) {
         self.newest = 1 - self.newest;
         self.memo[self.newest] = Some((hand, round, estimate));
@@ -495,6 +503,13 @@ impl GreedyBot {
         // A buy's hand is not the hand of the next decision (a penalty card joins it):
         // it need not be remembered, so its estimate stops once it cannot improve.
         if penalty {
+            // The seat that just discarded the card is asked too (L-6.3): the hand it
+            // discarded from is usually still remembered, its estimate made.
+            if let Some(made) = self.remembered(&more, round) {
+                let lowers = made.missing + extra < now;
+                debug_assert_eq!(lowers, bounded(&more, contract, rules, now - extra).is_some());
+                return lowers;
+            }
             return bounded(&more, contract, rules, now - extra).is_some();
         }
         // The hand of the next decision if the card is taken: kept like any estimate,
