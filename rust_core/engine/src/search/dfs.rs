@@ -28,8 +28,9 @@ pub(crate) struct Scratch {
     pub(crate) chosen: Vec<u32>,
     /// Candidate references of the whole-hand walk (`whole.rs`).
     pub(crate) groups: Vec<u32>,
-    /// The last points table seen and its [`class_order`]: one rule set asks again and again.
-    class_order: Option<([u16; 14], [u8; 14])>,
+    /// The last points table seen, its [`class_order`] and the card ids in that order
+    /// ([`ids_by_points`]): one rule set asks again and again.
+    class_order: Option<([u16; 14], [u8; 14], [u8; CARD_KINDS])>,
 }
 
 /// Order candidates so that the best-scoring come first: the bounds below rely on it.
@@ -99,8 +100,13 @@ pub(crate) struct Node {
 /// A go-down search over one hand and contract.
 pub(crate) struct GoDownSearch<'a> {
     pub points: [u16; CARD_KINDS],
-    /// Rank classes (0 = joker, 1..=13) by points, highest first (for the capacity bound).
+    /// Rank classes (0 = joker, 1..=13) by points, highest first (the capacity bound's
+    /// plain form, kept to check the fast one in debug builds).
     order: [u8; 14],
+    /// The card ids the hand holds, highest points first: the capacity bound walks these
+    /// (the pool only loses cards), not the classes the hand may not hold at all.
+    held_by_points: [u8; CARD_KINDS],
+    held: usize,
     pub runs: &'a [Cand],
     pub sets: &'a [Cand],
     pub n_runs: usize,
@@ -140,6 +146,24 @@ fn class_order(rules: &RuleSet) -> [u8; 14] {
         }
     }
     order
+}
+
+/// Every card id (the joker is 52), by the points of its class in `order`, highest first.
+fn ids_by_points(order: &[u8; 14]) -> [u8; CARD_KINDS] {
+    let mut ids = [0u8; CARD_KINDS];
+    let mut n = 0;
+    for &class in order {
+        if class == 0 {
+            ids[n] = JOKER_ID;
+            n += 1;
+        } else {
+            for suit in 0..4u8 {
+                ids[n] = suit * 13 + class - 1;
+                n += 1;
+            }
+        }
+    }
+    ids
 }
 
 /// Run a go-down search for `hand` and `contract`, reporting every complete go-down
@@ -262,16 +286,29 @@ pub(crate) fn search_go_down<G: Goal>(
             cap_after,
         };
     }
+    let (order, ids) = match scratch.class_order {
+        Some((points, order, ids)) if points == rules.points => (order, ids),
+        _ => {
+            let order = class_order(rules);
+            let ids = ids_by_points(&order);
+            scratch.class_order = Some((rules.points, order, ids));
+            (order, ids)
+        }
+    };
+    // The ids the hand holds, in points order (branch-free: one store per id).
+    let mut held_by_points = [0u8; CARD_KINDS];
+    let mut held = 0;
+    if G::BOUNDED {
+        for &id in &ids {
+            held_by_points[held] = id;
+            held += (hand[id as usize] != 0) as usize;
+        }
+    }
     let search = GoDownSearch {
         points,
-        order: match scratch.class_order {
-            Some((points, order)) if points == rules.points => order,
-            _ => {
-                let order = class_order(rules);
-                scratch.class_order = Some((rules.points, order));
-                order
-            }
-        },
+        order,
+        held_by_points,
+        held,
         runs: &scratch.runs,
         sets: &scratch.sets,
         n_runs,
@@ -299,7 +336,28 @@ pub(crate) fn search_go_down<G: Goal>(
 
 impl GoDownSearch<'_> {
     /// Points of the `cap` best cards of the pool: no melds holding `cap` cards can score more.
-    fn top_points(&self, pool: &Pool, mut cap: u32, pool_total: u32) -> u32 {
+    /// Walks the ids the hand held, best first (the pool holds no others).
+    #[inline]
+    fn top_points(&self, pool: &Pool, cap: u32, pool_total: u32) -> u32 {
+        if cap == u32::MAX {
+            return pool_total;
+        }
+        let mut left = cap;
+        let mut sum = 0;
+        for &id in &self.held_by_points[..self.held] {
+            let n = (pool[id as usize] as u32).min(left);
+            sum += n * self.points[id as usize] as u32;
+            left -= n;
+            if left == 0 {
+                break;
+            }
+        }
+        debug_assert_eq!(sum, self.top_points_by_class(pool, cap, pool_total));
+        sum
+    }
+
+    /// [`GoDownSearch::top_points`] class by class: the plain form it is checked against.
+    fn top_points_by_class(&self, pool: &Pool, mut cap: u32, pool_total: u32) -> u32 {
         if cap == u32::MAX {
             return pool_total;
         }
