@@ -147,8 +147,18 @@ impl Cand {
         m
     }
 
-    /// The smallest natural card id it uses (every meld holds a natural, L-4.5).
+    /// The smallest natural card id it uses (every meld holds a natural, L-4.5): the
+    /// first it needs, since a set lists its suits in order and a run its positions low
+    /// to high, the ace high first (the ace is its suit's smallest id).
+    #[inline]
     pub fn min_id(&self) -> u8 {
+        let first = if self.n_need == 0 { JOKER_ID } else { self.need_ids[0] };
+        debug_assert_eq!(first, self.min_id_by_scan());
+        first
+    }
+
+    /// [`Cand::min_id`] as the least of every id it needs: the plain form it is checked against.
+    fn min_id_by_scan(&self) -> u8 {
         self.need_ids[..self.n_need as usize]
             .iter()
             .copied()
