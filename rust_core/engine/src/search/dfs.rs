@@ -28,9 +28,44 @@ pub(crate) struct Scratch {
     pub(crate) chosen: Vec<u32>,
     /// Candidate references of the whole-hand walk (`whole.rs`).
     pub(crate) groups: Vec<u32>,
-    /// The last points table seen, its [`class_order`] and the card ids in that order
-    /// ([`ids_by_points`]): one rule set asks again and again.
-    class_order: Option<([u16; 14], [u8; 14], [u8; CARD_KINDS])>,
+    /// What the last points table seen gives the search: one rule set asks again and again.
+    tables: Option<PointsTables>,
+}
+
+/// What the search reads from a rule set's points table (L-10.1), built once per table.
+#[derive(Clone, Copy)]
+pub(crate) struct PointsTables {
+    /// The table they were built from (0 = joker, 1..=13 = ace..king).
+    rank_points: [u16; 14],
+    /// Points by card id ([`RuleSet::points_by_id`]).
+    pub(crate) by_id: [u16; CARD_KINDS],
+    /// [`class_order`].
+    order: [u8; 14],
+    /// [`ids_by_points`].
+    ids: [u8; CARD_KINDS],
+}
+
+impl Scratch {
+    /// The tables of `rules`' points, from the last search when the points are the same.
+    pub(crate) fn points_tables(&mut self, rules: &RuleSet) -> PointsTables {
+        match self.tables {
+            Some(tables) if tables.rank_points == rules.points => {
+                debug_assert_eq!(tables.by_id, rules.points_by_id());
+                tables
+            }
+            _ => {
+                let order = class_order(rules);
+                let tables = PointsTables {
+                    rank_points: rules.points,
+                    by_id: rules.points_by_id(),
+                    order,
+                    ids: ids_by_points(&order),
+                };
+                self.tables = Some(tables);
+                tables
+            }
+        }
+    }
 }
 
 /// Order candidates so that the best-scoring come first: the bounds below rely on it.
@@ -176,7 +211,8 @@ pub(crate) fn search_go_down<G: Goal>(
     scratch: &mut Scratch,
     goal: &mut G,
 ) {
-    let points = rules.points_by_id();
+    let tables = scratch.points_tables(rules);
+    let points = tables.by_id;
     // Slots: runs then sets, longest minimum first (on the stack: no allocation per search).
     let specs = contract.melds();
     let mut ranges_buf = [(MeldKind::Run, 0u32, 0u32); MAX_CONTRACT_MELDS];
@@ -286,27 +322,18 @@ pub(crate) fn search_go_down<G: Goal>(
             cap_after,
         };
     }
-    let (order, ids) = match scratch.class_order {
-        Some((points, order, ids)) if points == rules.points => (order, ids),
-        _ => {
-            let order = class_order(rules);
-            let ids = ids_by_points(&order);
-            scratch.class_order = Some((rules.points, order, ids));
-            (order, ids)
-        }
-    };
     // The ids the hand holds, in points order (branch-free: one store per id).
     let mut held_by_points = [0u8; CARD_KINDS];
     let mut held = 0;
     if G::BOUNDED {
-        for &id in &ids {
+        for &id in &tables.ids {
             held_by_points[held] = id;
             held += (hand[id as usize] != 0) as usize;
         }
     }
     let search = GoDownSearch {
         points,
-        order,
+        order: tables.order,
         held_by_points,
         held,
         runs: &scratch.runs,
