@@ -43,6 +43,8 @@ pub(crate) struct PointsTables {
     order: [u8; 14],
     /// [`ids_by_points`].
     ids: [u8; CARD_KINDS],
+    /// The classes of `order`, each as the bits of its card ids.
+    class_ids: [u64; 14],
 }
 
 impl Scratch {
@@ -60,6 +62,13 @@ impl Scratch {
                     by_id: rules.points_by_id(),
                     order,
                     ids: ids_by_points(&order),
+                    class_ids: order.map(|class| {
+                        if class == 0 {
+                            1 << JOKER_ID
+                        } else {
+                            (0..4).fold(0u64, |m, suit| m | 1 << (suit * 13 + class as u64 - 1))
+                        }
+                    }),
                 };
                 self.tables = Some(tables);
                 tables
@@ -201,6 +210,21 @@ fn ids_by_points(order: &[u8; 14]) -> [u8; CARD_KINDS] {
     ids
 }
 
+/// Bit `id` set for every card id the pool holds (the joker's is bit 52).
+fn ids_held(pool: &Pool) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Eight ids a word: a byte's high bit says it is not zero, and one multiplication
+    // gathers the eight high bits into the top byte.
+    let word = |at: usize| {
+        let x = u64::from_le_bytes(pool[at..at + 8].try_into().expect("eight bytes"));
+        let flags = (((x & LOW7) + LOW7) | x) & HIGH;
+        flags.wrapping_mul(0x0002_0408_1020_4081) >> 56
+    };
+    // Ids 0..=47 from six words, 48..=52 from the top five bytes of the word at 45.
+    (0..6).fold(0u64, |ids, k| ids | word(8 * k) << (8 * k)) | (word(45) >> 3) << 48
+}
+
 /// Run a go-down search for `hand` and `contract`, reporting every complete go-down
 /// it reaches to `goal`. Hands that are too small (or, for a whole hand, too large)
 /// or lack a candidate for some kind of slot end before any enumeration.
@@ -322,14 +346,28 @@ pub(crate) fn search_go_down<G: Goal>(
             cap_after,
         };
     }
-    // The ids the hand holds, in points order (branch-free: one store per id).
+    // The ids the hand holds, in points order: a class's ids from the bits held.
     let mut held_by_points = [0u8; CARD_KINDS];
     let mut held = 0;
     if G::BOUNDED {
-        for &id in &tables.ids {
-            held_by_points[held] = id;
-            held += (hand[id as usize] != 0) as usize;
+        let held_ids = ids_held(hand);
+        debug_assert_eq!(
+            held_ids,
+            (0..CARD_KINDS).fold(0u64, |m, id| m | u64::from(hand[id] != 0) << id)
+        );
+        for &class in &tables.class_ids {
+            let mut ids = held_ids & class;
+            while ids != 0 {
+                held_by_points[held] = ids.trailing_zeros() as u8;
+                held += 1;
+                ids &= ids - 1;
+            }
         }
+        debug_assert!(tables
+            .ids
+            .iter()
+            .filter(|&&id| hand[id as usize] != 0)
+            .eq(held_by_points[..held].iter()));
     }
     let search = GoDownSearch {
         points,

@@ -202,7 +202,11 @@ pub fn all_go_downs_limited(hand: &CardCounts, contract: &Contract, rules: &Rule
         let goal = collect_go_downs(hand, contract, rules, limit, scratch);
         let points = scratch.points_tables(rules).by_id;
         GoDownList {
-            go_downs: goal.found.iter().map(|found| go_down_of(found, hand, rules, &points)).collect(),
+            go_downs: goal
+                .found
+                .iter()
+                .map(|found| go_down_of(found, hand, rules, &points))
+                .collect(),
             truncated: goal.truncated,
         }
     })
