@@ -166,6 +166,8 @@ pub(crate) struct GoDownSearch<'a> {
 struct Slot {
     min: u32,
     max: u32,
+    /// Does its range hold every candidate of its kind (then no length is checked)?
+    any_len: bool,
     /// Does it share kind and range with the slot before it?
     same_as_previous: bool,
     /// Slots of its class from this one on, this one included.
@@ -336,9 +338,15 @@ pub(crate) fn search_go_down<G: Goal>(
         } else {
             (0, 0)
         };
+        // The candidates of a kind were built within its slots' widest range.
+        let any_len = match ranges[i].0 {
+            MeldKind::Run => min <= run_min && max >= run_max,
+            MeldKind::Set => min <= set_min && max >= set_max,
+        };
         slots[i] = Slot {
             min,
             max,
+            any_len,
             same_as_previous,
             class_left,
             others_best,
@@ -484,7 +492,8 @@ impl GoDownSearch<'_> {
             if !goal.worth(node.used + cand.points * spec.class_left + spec.others_best) {
                 break;
             }
-            if cand.len < spec.min || cand.len > spec.max || !cand.fits(&node.pool) {
+            debug_assert!(!spec.any_len || (spec.min..=spec.max).contains(&cand.len));
+            if (!spec.any_len && (cand.len < spec.min || cand.len > spec.max)) || !cand.fits(&node.pool) {
                 continue;
             }
             if self.whole_hand {
