@@ -85,6 +85,15 @@ impl Cand {
         self.n_need += 1;
     }
 
+    /// [`Cand::need`] for an id that cannot be the first one listed (no merge to try).
+    #[inline]
+    fn need_new(&mut self, id: u8, copies: u8) {
+        debug_assert!(self.n_need == 0 || self.need_ids[0] != id);
+        self.need_ids[self.n_need as usize] = id;
+        self.need_copies[self.n_need as usize] = copies;
+        self.n_need += 1;
+    }
+
     /// Does the pool hold every card of this meld?
     #[inline(always)]
     pub fn fits(&self, pool: &Pool) -> bool {
@@ -147,8 +156,18 @@ impl Cand {
         m
     }
 
-    /// The smallest natural card id it uses (every meld holds a natural, L-4.5).
+    /// The smallest natural card id it uses (every meld holds a natural, L-4.5): the
+    /// first it needs, since a set lists its suits in order and a run its positions low
+    /// to high, the ace high first (the ace is its suit's smallest id).
+    #[inline]
     pub fn min_id(&self) -> u8 {
+        let first = if self.n_need == 0 { JOKER_ID } else { self.need_ids[0] };
+        debug_assert_eq!(first, self.min_id_by_scan());
+        first
+    }
+
+    /// [`Cand::min_id`] as the least of every id it needs: the plain form it is checked against.
+    fn min_id_by_scan(&self) -> u8 {
         self.need_ids[..self.n_need as usize]
             .iter()
             .copied()
@@ -233,7 +252,8 @@ pub(crate) fn push_sets(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
                             cand.points = naturals * rank_points + j * points[JOKER_ID as usize] as u32;
                             for (s, &n) in per_suit.iter().enumerate() {
                                 if n > 0 {
-                                    cand.need(s as u8 * 13 + rank - 1, n);
+                                    // One entry per suit: never a repeat.
+                                    cand.need_new(s as u8 * 13 + rank - 1, n);
                                 }
                             }
                             out.push(cand);
@@ -342,7 +362,9 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
                     let mut naturals = all & !mask;
                     // Ace high first so that, when both aces are natural, the shared id
                     // is merged into the first entry.
-                    if naturals & ace_high != 0 {
+                    // Only a run with the ace high can meet the ace again (at position 1).
+                    let may_repeat = naturals & ace_high != 0;
+                    if may_repeat {
                         naturals &= !ace_high;
                         cand.need(pos_id[14], 1);
                         cand.points += pos_points[14];
@@ -350,7 +372,11 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
                     while naturals != 0 {
                         let pos = start as usize + naturals.trailing_zeros() as usize;
                         naturals &= naturals - 1;
-                        cand.need(pos_id[pos], 1);
+                        if may_repeat {
+                            cand.need(pos_id[pos], 1);
+                        } else {
+                            cand.need_new(pos_id[pos], 1);
+                        }
                         cand.points += pos_points[pos];
                     }
                     out.push(cand);

@@ -125,7 +125,7 @@ pub fn nth_go_down(
                 return None;
             }
             kept.select_nth_unstable_by(k, |a, b| cand_cmp(&a.melds, &b.melds));
-            Some(go_down_of(kept[k], hand, rules))
+            Some(go_down_of(kept[k], hand, rules, &scratch.points_tables(rules).by_id))
         });
     }
     // No repeats: every go-down once, its melds side by side in one buffer (no
@@ -161,7 +161,7 @@ pub fn nth_go_down(
         left: leaf.left,
         melds: melds_of(leaf).to_vec(),
     };
-    Some(go_down_of(&found, hand, rules))
+    Some(go_down_of(&found, hand, rules, &rules.points_by_id()))
 }
 
 /// One go-down of [`FlatLeaves`]: its melds are `melds.0..melds.1` of the buffer.

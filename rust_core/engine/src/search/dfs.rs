@@ -28,8 +28,53 @@ pub(crate) struct Scratch {
     pub(crate) chosen: Vec<u32>,
     /// Candidate references of the whole-hand walk (`whole.rs`).
     pub(crate) groups: Vec<u32>,
-    /// The last points table seen and its [`class_order`]: one rule set asks again and again.
-    class_order: Option<([u16; 14], [u8; 14])>,
+    /// What the last points table seen gives the search: one rule set asks again and again.
+    tables: Option<PointsTables>,
+}
+
+/// What the search reads from a rule set's points table (L-10.1), built once per table.
+#[derive(Clone, Copy)]
+pub(crate) struct PointsTables {
+    /// The table they were built from (0 = joker, 1..=13 = ace..king).
+    rank_points: [u16; 14],
+    /// Points by card id ([`RuleSet::points_by_id`]).
+    pub(crate) by_id: [u16; CARD_KINDS],
+    /// [`class_order`].
+    order: [u8; 14],
+    /// [`ids_by_points`].
+    ids: [u8; CARD_KINDS],
+    /// The classes of `order`, each as the bits of its card ids.
+    class_ids: [u64; 14],
+}
+
+impl Scratch {
+    /// The tables of `rules`' points, from the last search when the points are the same.
+    pub(crate) fn points_tables(&mut self, rules: &RuleSet) -> PointsTables {
+        match self.tables {
+            Some(tables) if tables.rank_points == rules.points => {
+                debug_assert_eq!(tables.by_id, rules.points_by_id());
+                tables
+            }
+            _ => {
+                let order = class_order(rules);
+                let tables = PointsTables {
+                    rank_points: rules.points,
+                    by_id: rules.points_by_id(),
+                    order,
+                    ids: ids_by_points(&order),
+                    class_ids: order.map(|class| {
+                        if class == 0 {
+                            1 << JOKER_ID
+                        } else {
+                            (0..4).fold(0u64, |m, suit| m | 1 << (suit * 13 + class as u64 - 1))
+                        }
+                    }),
+                };
+                self.tables = Some(tables);
+                tables
+            }
+        }
+    }
 }
 
 /// Order candidates so that the best-scoring come first: the bounds below rely on it.
@@ -99,8 +144,13 @@ pub(crate) struct Node {
 /// A go-down search over one hand and contract.
 pub(crate) struct GoDownSearch<'a> {
     pub points: [u16; CARD_KINDS],
-    /// Rank classes (0 = joker, 1..=13) by points, highest first (for the capacity bound).
+    /// Rank classes (0 = joker, 1..=13) by points, highest first (the capacity bound's
+    /// plain form, kept to check the fast one in debug builds).
     order: [u8; 14],
+    /// The card ids the hand holds, highest points first: the capacity bound walks these
+    /// (the pool only loses cards), not the classes the hand may not hold at all.
+    held_by_points: [u8; CARD_KINDS],
+    held: usize,
     pub runs: &'a [Cand],
     pub sets: &'a [Cand],
     pub n_runs: usize,
@@ -116,6 +166,8 @@ pub(crate) struct GoDownSearch<'a> {
 struct Slot {
     min: u32,
     max: u32,
+    /// Does its range hold every candidate of its kind (then no length is checked)?
+    any_len: bool,
     /// Does it share kind and range with the slot before it?
     same_as_previous: bool,
     /// Slots of its class from this one on, this one included.
@@ -142,6 +194,39 @@ fn class_order(rules: &RuleSet) -> [u8; 14] {
     order
 }
 
+/// Every card id (the joker is 52), by the points of its class in `order`, highest first.
+fn ids_by_points(order: &[u8; 14]) -> [u8; CARD_KINDS] {
+    let mut ids = [0u8; CARD_KINDS];
+    let mut n = 0;
+    for &class in order {
+        if class == 0 {
+            ids[n] = JOKER_ID;
+            n += 1;
+        } else {
+            for suit in 0..4u8 {
+                ids[n] = suit * 13 + class - 1;
+                n += 1;
+            }
+        }
+    }
+    ids
+}
+
+/// Bit `id` set for every card id the pool holds (the joker's is bit 52).
+fn ids_held(pool: &Pool) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Eight ids a word: a byte's high bit says it is not zero, and one multiplication
+    // gathers the eight high bits into the top byte.
+    let word = |at: usize| {
+        let x = u64::from_le_bytes(pool[at..at + 8].try_into().expect("eight bytes"));
+        let flags = (((x & LOW7) + LOW7) | x) & HIGH;
+        flags.wrapping_mul(0x0002_0408_1020_4081) >> 56
+    };
+    // Ids 0..=47 from six words, 48..=52 from the top five bytes of the word at 45.
+    (0..6).fold(0u64, |ids, k| ids | word(8 * k) << (8 * k)) | (word(45) >> 3) << 48
+}
+
 /// Run a go-down search for `hand` and `contract`, reporting every complete go-down
 /// it reaches to `goal`. Hands that are too small (or, for a whole hand, too large)
 /// or lack a candidate for some kind of slot end before any enumeration.
@@ -152,7 +237,8 @@ pub(crate) fn search_go_down<G: Goal>(
     scratch: &mut Scratch,
     goal: &mut G,
 ) {
-    let points = rules.points_by_id();
+    let tables = scratch.points_tables(rules);
+    let points = tables.by_id;
     // Slots: runs then sets, longest minimum first (on the stack: no allocation per search).
     let specs = contract.melds();
     let mut ranges_buf = [(MeldKind::Run, 0u32, 0u32); MAX_CONTRACT_MELDS];
@@ -252,9 +338,15 @@ pub(crate) fn search_go_down<G: Goal>(
         } else {
             (0, 0)
         };
+        // The candidates of a kind were built within its slots' widest range.
+        let any_len = match ranges[i].0 {
+            MeldKind::Run => min <= run_min && max >= run_max,
+            MeldKind::Set => min <= set_min && max >= set_max,
+        };
         slots[i] = Slot {
             min,
             max,
+            any_len,
             same_as_previous,
             class_left,
             others_best,
@@ -262,16 +354,34 @@ pub(crate) fn search_go_down<G: Goal>(
             cap_after,
         };
     }
+    // The ids the hand holds, in points order: a class's ids from the bits held.
+    let mut held_by_points = [0u8; CARD_KINDS];
+    let mut held = 0;
+    if G::BOUNDED {
+        let held_ids = ids_held(hand);
+        debug_assert_eq!(
+            held_ids,
+            (0..CARD_KINDS).fold(0u64, |m, id| m | u64::from(hand[id] != 0) << id)
+        );
+        for &class in &tables.class_ids {
+            let mut ids = held_ids & class;
+            while ids != 0 {
+                held_by_points[held] = ids.trailing_zeros() as u8;
+                held += 1;
+                ids &= ids - 1;
+            }
+        }
+        debug_assert!(tables
+            .ids
+            .iter()
+            .filter(|&&id| hand[id as usize] != 0)
+            .eq(held_by_points[..held].iter()));
+    }
     let search = GoDownSearch {
         points,
-        order: match scratch.class_order {
-            Some((points, order)) if points == rules.points => order,
-            _ => {
-                let order = class_order(rules);
-                scratch.class_order = Some((rules.points, order));
-                order
-            }
-        },
+        order: tables.order,
+        held_by_points,
+        held,
         runs: &scratch.runs,
         sets: &scratch.sets,
         n_runs,
@@ -299,7 +409,28 @@ pub(crate) fn search_go_down<G: Goal>(
 
 impl GoDownSearch<'_> {
     /// Points of the `cap` best cards of the pool: no melds holding `cap` cards can score more.
-    fn top_points(&self, pool: &Pool, mut cap: u32, pool_total: u32) -> u32 {
+    /// Walks the ids the hand held, best first (the pool holds no others).
+    #[inline]
+    fn top_points(&self, pool: &Pool, cap: u32, pool_total: u32) -> u32 {
+        if cap == u32::MAX {
+            return pool_total;
+        }
+        let mut left = cap;
+        let mut sum = 0;
+        for &id in &self.held_by_points[..self.held] {
+            let n = (pool[id as usize] as u32).min(left);
+            sum += n * self.points[id as usize] as u32;
+            left -= n;
+            if left == 0 {
+                break;
+            }
+        }
+        debug_assert_eq!(sum, self.top_points_by_class(pool, cap, pool_total));
+        sum
+    }
+
+    /// [`GoDownSearch::top_points`] class by class: the plain form it is checked against.
+    fn top_points_by_class(&self, pool: &Pool, mut cap: u32, pool_total: u32) -> u32 {
         if cap == u32::MAX {
             return pool_total;
         }
@@ -361,7 +492,8 @@ impl GoDownSearch<'_> {
             if !goal.worth(node.used + cand.points * spec.class_left + spec.others_best) {
                 break;
             }
-            if cand.len < spec.min || cand.len > spec.max || !cand.fits(&node.pool) {
+            debug_assert!(!spec.any_len || (spec.min..=spec.max).contains(&cand.len));
+            if (!spec.any_len && (cand.len < spec.min || cand.len > spec.max)) || !cand.fits(&node.pool) {
                 continue;
             }
             if self.whole_hand {

@@ -127,9 +127,10 @@ fn name_melds(cands: &[Cand], hand: &CardCounts, rules: &RuleSet) -> (Vec<Meld>,
     (melds, left)
 }
 
-fn go_down_of(found: &Found, hand: &CardCounts, rules: &RuleSet) -> GoDown {
+/// `points`: the rule set's points by card id (the search's cached table).
+fn go_down_of(found: &Found, hand: &CardCounts, rules: &RuleSet, points: &[u16; CARD_KINDS]) -> GoDown {
     let (melds, left) = name_melds(&found.melds, hand, rules);
-    let points_left = dfs::pool_points(&left.0, &rules.points_by_id());
+    let points_left = dfs::pool_points(&left.0, points);
     debug_assert_eq!(points_left, rules.points_of(&left.to_cards()));
     GoDown {
         melds,
@@ -153,7 +154,8 @@ pub fn best_go_down(hand: &CardCounts, contract: &Contract, rules: &RuleSet) -> 
     with_scratch(|scratch| {
         let mut goal = BestKey::default();
         search_go_down(&joker_form(hand, rules), contract, rules, scratch, &mut goal);
-        goal.best.map(|found| go_down_of(&found, hand, rules))
+        let points = scratch.points_tables(rules).by_id;
+        goal.best.map(|found| go_down_of(&found, hand, rules, &points))
     })
 }
 
@@ -163,7 +165,7 @@ pub fn best_go_down_points_left(hand: &CardCounts, contract: &Contract, rules: &
         let pool = joker_form(hand, rules);
         let mut goal = MaxPoints { best: None };
         search_go_down(&pool, contract, rules, scratch, &mut goal);
-        let total = dfs::pool_points(&pool, &rules.points_by_id());
+        let total = dfs::pool_points(&pool, &scratch.points_tables(rules).by_id);
         goal.best.map(|used| total - used)
     })
 }
@@ -198,8 +200,13 @@ pub fn all_go_downs_limited(hand: &CardCounts, contract: &Contract, rules: &Rule
     }
     with_scratch(|scratch| {
         let goal = collect_go_downs(hand, contract, rules, limit, scratch);
+        let points = scratch.points_tables(rules).by_id;
         GoDownList {
-            go_downs: goal.found.iter().map(|found| go_down_of(found, hand, rules)).collect(),
+            go_downs: goal
+                .found
+                .iter()
+                .map(|found| go_down_of(found, hand, rules, &points))
+                .collect(),
             truncated: goal.truncated,
         }
     })
