@@ -43,7 +43,29 @@ def test_same_ids_and_placeholders_in_every_language(domain: str, lang: str) -> 
 def test_no_empty_text_and_valid_json(domain: str, lang: str) -> None:
     path = resources.files("liverpool.i18n").joinpath("catalogues", lang, f"{domain}.json")
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert all(isinstance(v, str) and v.strip() for v in data.values())
+    for key, value in data.items():
+        if isinstance(value, dict):  # a plural template: CLDR categories and exact values
+            assert "other" in value, f"{key}: a plural template needs 'other'"
+            forms = {form: text for form, text in value.items() if form != "plural_by"}
+            assert set(forms) <= {"zero", "one", "two", "few", "many", "other"} | {
+                form for form in forms if re.fullmatch(r"=\d+", form)
+            }, key
+            assert all(isinstance(text, str) and text.strip() for text in forms.values()), key
+        else:
+            assert isinstance(value, str) and value.strip(), key
+
+
+def _words(template: i18n.Template) -> str:
+    return template if isinstance(template, str) else template["other"]
+
+
+def test_plural_templates_follow_cldr() -> None:
+    """One form per CLDR category of the language (Babel's data): Portuguese (Brazil)
+    says 0 and 1 in the singular, Spanish only 1; an exact "=0" wins over both."""
+    assert [i18n.text("common", "cards", lang="en", count=n) for n in (0, 1, 2)] == ["no cards", "1 card", "2 cards"]
+    assert i18n.plural_category("pt", 0) == "one" and i18n.plural_category("es", 0) == "other"
+    assert i18n.text("common", "cards", lang="pt", count="1") == "1 carta"
+    assert i18n.text("common", "cards", lang="es", count=1_000_000) == "1000000 cartas"
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -53,10 +75,10 @@ def test_translations_are_not_english_copies(domain: str, lang: str) -> None:
     more are compared, and most of them must differ from the English."""
     english = i18n.catalogue("en", domain)
     other = i18n.catalogue(lang, domain)
-    sentences = [k for k, v in english.items() if len(re.findall(r"[A-Za-z]{2,}", v)) >= 3]
+    sentences = [k for k, v in english.items() if len(re.findall(r"[A-Za-z]{2,}", _words(v))) >= 3]
     if not sentences:
         pytest.skip(f"{domain} has no sentences")
-    copies = [k for k in sentences if other[k] == english[k]]
+    copies = [k for k in sentences if _words(other[k]) == _words(english[k])]
     assert len(copies) <= len(sentences) // 10, f"{lang}/{domain}.json copies English: {copies[:5]}"
 
 

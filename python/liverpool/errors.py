@@ -96,7 +96,7 @@ class Message(NamedTuple):
         if i18n.placeholders(template) != set(values):
             return None
         try:
-            return string.Formatter().vformat(template, (), values)
+            return string.Formatter().vformat(i18n.choose(template, lang, values), (), values)
         except (KeyError, IndexError, ValueError):
             return None
 

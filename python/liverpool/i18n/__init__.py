@@ -6,23 +6,36 @@ card table's log) is looked up here, in catalogues kept as data: one JSON file p
 ``catalogues/<language>/<domain>.json``, mapping a stable message id to a
 ``str.format`` template. Codes and rule ids never change with the language.
 
+A message whose words depend on a number is a *plural template*: a JSON object of
+CLDR plural categories (``"one"``, ``"few"``, ``"many"``, ``"other"``, as Babel's
+:meth:`babel.Locale.plural_form` names them for the language) and, optionally, exact
+values (``"=0"``), chosen by the placeholder ``count`` (or the one ``"plural_by"``
+names). ``"other"`` is required and is the fallback. So a catalogue never writes
+"carta(s)": ``{"one": "{count} carta", "other": "{count} cartas", "=0": "nenhuma carta"}``.
+
+
 >>> from liverpool import i18n
 >>> with i18n.language("pt"):
 ...     i18n.text("common", "seat", seat=2)
 'jogador 2'
 >>> i18n.text("common", "seat", seat=2)
 'seat 2'
+>>> with i18n.language("es"):
+...     i18n.text("common", "cards", count=1), i18n.text("common", "cards", count=3)
+('1 carta', '3 cartas')
 """
 
 from __future__ import annotations
 
 import json
 import string
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Union
+
+from babel import Locale
 
 __all__ = [
     "LANGUAGES",
@@ -34,7 +47,14 @@ __all__ = [
     "catalogue",
     "domains",
     "placeholders",
+    "choose",
+    "plural_category",
+    "Template",
 ]
+
+#: A catalogue entry: a ``str.format`` template, or a plural template (a dict of
+#: CLDR plural categories and exact values, see the module's doc).
+Template = Union[str, dict[str, str]]
 
 #: The languages every catalogue must cover, the default first.
 LANGUAGES: tuple[str, ...] = ("en", "pt", "es")
@@ -76,13 +96,54 @@ def language(lang: str) -> Iterator[str]:
 
 
 @cache
-def catalogue(lang: str, domain: str) -> dict[str, str]:
+def catalogue(lang: str, domain: str) -> dict[str, Template]:
     """The message templates of ``domain`` in ``lang`` (an empty dict if there is no such file)."""
     path = resources.files(__name__).joinpath("catalogues", lang, f"{domain}.json")
     if not path.is_file():
         return {}
-    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    data: dict[str, Template] = json.loads(path.read_text(encoding="utf-8"))
     return data
+
+
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse({"pt": "pt_BR"}.get(lang, lang))
+
+
+def plural_category(lang: str, count: int | float) -> str:
+    """The CLDR plural category of ``count`` in ``lang`` (Babel's data): "one",
+    "many", "other", …  Portuguese is Brazilian Portuguese (0 and 1 are "one")."""
+    return str(_locale(lang).plural_form(count))
+
+
+def _number(value: Any) -> int | float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            try:
+                return float(value.replace(",", "."))
+            except ValueError:
+                return None
+    return None
+
+
+def choose(template: Template, lang: str, params: Mapping[str, Any]) -> str:
+    """The ``str.format`` template to use: ``template`` itself, or the form of a plural
+    template that the count in ``params`` selects in ``lang``."""
+    if isinstance(template, str):
+        return template
+    count = _number(params.get(template.get("plural_by", "count")))
+    if count is None:
+        return template["other"]
+    exact = template.get(f"={count:g}" if isinstance(count, float) else f"={count}")
+    if exact is not None:
+        return exact
+    return template.get(plural_category(lang, count), template["other"])
 
 
 def domains() -> list[str]:
@@ -91,8 +152,15 @@ def domains() -> list[str]:
     return sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json"))
 
 
-def placeholders(template: str) -> set[str]:
-    """The ``{name}`` fields a template uses."""
+def placeholders(template: Template) -> set[str]:
+    """The ``{name}`` fields a template uses (of a plural template: of all its forms,
+    and the count that selects the form)."""
+    if isinstance(template, dict):
+        fields = {template.get("plural_by", "count")}
+        for form, text in template.items():
+            if form != "plural_by":
+                fields |= placeholders(text)
+        return fields
     return {field for _, field, _, _ in string.Formatter().parse(template) if field}
 
 
@@ -110,7 +178,8 @@ def text(domain: str, key: str, /, lang: str | None = None, **params: Any) -> st
     template = catalogue(lang, domain).get(key)
     if template is None:
         template = catalogue(DEFAULT, domain).get(key, key)
+    form = choose(template, lang, params)
     try:
-        return template.format(**params)
+        return form.format(**params)
     except (KeyError, IndexError, ValueError):
-        return template
+        return form
