@@ -8,14 +8,16 @@ the words come from the ``table`` catalogue of :mod:`liverpool.i18n`.
 ``viewer`` is the seat whose eyes the narration uses: that seat is "you", and a
 card only that seat may see (its own stock draw, its penalty card) is named; for
 any other seat such a card is never named. ``viewer=None`` is the all-seeing
-narrator of a worked example: every seat by number, every card named.
+narrator of a worked example: every seat by number, every card named. Seats are
+shown to people from 1 (seat index 2 is "seat 3"), with the article each sentence
+needs (:func:`who`); the events keep the API's indices.
 
 >>> from liverpool import i18n
 >>> event = {"seat": 2, "event": "drew_stock", "card": "7♥", "passed": []}
 >>> describe_event(event, viewer=0)
-'seat 2 drew from the stock'
+'seat 3 drew from the stock'
 >>> describe_event(event, viewer=None)
-'seat 2 drew 7♥ from the stock'
+'seat 3 drew 7♥ from the stock'
 >>> with i18n.language("es"):
 ...     describe_event({"seat": 0, "event": "took_discard", "card": "9♣"}, viewer=0)
 'tomaste 9♣ del descarte'
@@ -26,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from liverpool import i18n
 from liverpool._core import Action, Card, Event, GameState
 from liverpool.errors import LiverpoolError
 from liverpool.i18n import text
@@ -50,9 +53,17 @@ def _t(key: str, **params: Any) -> str:
     return text(DOMAIN, key, **params)
 
 
-def who(seat: int, viewer: int | None) -> str:
-    """"you" for the viewer, "seat N" for anyone else, in the current language."""
-    return text("common", "you") if viewer is not None and seat == viewer else text("common", "seat", seat=seat)
+def who(seat: int, viewer: int | None, case: str = "subject") -> str:
+    """"you" for the viewer, "seat N" for anyone else (N counted from 1), in the current
+    language and in the grammatical ``case`` the sentence needs (``liverpool.i18n.SEAT_CASES``):
+    the subject of a sentence takes its article in Portuguese and Spanish ("o jogador 3
+    puxou…", "el jugador 3 robó…"); a ``label`` (score lists, table rows) does not.
+
+    >>> with i18n.language("pt"):
+    ...     who(2, 0), who(2, 0, "label"), who(0, 0)
+    ('o jogador 3', 'jogador 3', 'você')
+    """
+    return i18n.seat_phrase(seat, case, you=viewer is not None and seat == viewer)
 
 
 def cards_text(cards: Iterable[Card | str]) -> str:
@@ -76,8 +87,8 @@ def _sees(seat: int, viewer: int | None) -> bool:
 
 
 def seat_values(values: Sequence[int], viewer: int | None) -> str:
-    """``you: 12 · seat 1: 30 · …`` (a colon keeps a seat number apart from its points)."""
-    return " · ".join(f"{who(s, viewer)}: {v}" for s, v in enumerate(values))
+    """``you: 12 · seat 2: 30 · …`` (a colon keeps a seat number apart from its points)."""
+    return " · ".join(f"{who(s, viewer, 'label')}: {v}" for s, v in enumerate(values))
 
 
 def describe_event(
@@ -102,7 +113,7 @@ def describe_event(
     if kind == "dealt":
         sentence = _say("dealt", seat, viewer, size=e["size"], up_card=e["up_card"])
         if e.get("cut_bonus"):
-            sentence += _t("cut_bonus", who=who(e["cutter"], viewer))
+            sentence += _t("cut_bonus", who=who(e["cutter"], viewer, "object"))
     elif kind == "took_discard":
         sentence = _say("took_discard", seat, viewer, card=e["card"])
     elif kind == "declined_discard":
@@ -191,7 +202,7 @@ def round_end_lines(
     # L-10.2: the cut bonus is shown in the score line of the seat that earned it.
     bonus = end.get("cut_bonus") or []
     scores = " · ".join(
-        f"{who(s, viewer)}: {score}" + (_t("score_with_cut_bonus", points=bonus[s]) if bonus and bonus[s] else "")
+        f"{who(s, viewer, 'label')}: {score}" + (_t("score_with_cut_bonus", points=bonus[s]) if bonus and bonus[s] else "")
         for s, score in enumerate(end["scores"])
     )
     lines = [
@@ -200,13 +211,13 @@ def round_end_lines(
         _t("totals_line", totals=seat_values(end["totals"], viewer)),
     ]
     if cut_bonus_seat is not None:
-        lines.append(_t("cut_bonus_scored", who=who(cut_bonus_seat, viewer)))
+        lines.append(_t("cut_bonus_scored", who=who(cut_bonus_seat, viewer, "label")))
     penalties = end.get("penalties") or []
     charged = [s for s, p in enumerate(penalties) if p]
     if charged:
-        lines.append(_t("penalties_line", seats=", ".join(f"{who(s, viewer)} +{penalties[s]}" for s in charged)))
+        lines.append(_t("penalties_line", seats=", ".join(f"{who(s, viewer, 'label')} +{penalties[s]}" for s in charged)))
     if end.get("game_over"):
-        lines.append(_t("game_over", winners=", ".join(who(s, viewer) for s in end["winners"])))
+        lines.append(_t("game_over", winners=", ".join(who(s, viewer, "label") for s in end["winners"])))
     return lines
 
 
@@ -216,10 +227,10 @@ def describe_round_end(end: dict[str, Any], *, viewer: int | None = 0, cut_bonus
 
 
 def describe_action(seat: int, action: Action | dict[str, Any], *, viewer: int | None = None) -> str:
-    """A move before it is applied, e.g. ``seat 0: lay off 4♣ on table meld 0``.
+    """A move before it is applied, e.g. ``seat 1: lay off 4♣ on table meld 0``.
 
     >>> describe_action(2, Action.discard("K♠"))
-    'seat 2: discard K♠'
+    'seat 3: discard K♠'
     """
     action = action if isinstance(action, Action) else Action.from_dict(action)
     name = action.name
@@ -240,12 +251,25 @@ def describe_action(seat: int, action: Action | dict[str, Any], *, viewer: int |
         what = _t("act_call_liverpool_on", meld=action.meld, end=end)
     else:
         what = _t(f"act_{name}")
-    return f"{who(seat, viewer)}: {what}"
+    return f"{who(seat, viewer, 'label')}: {what}"
 
 
 def describe_refusal(error: LiverpoolError) -> str:
-    """``refused [code, rule]: message`` — the engine's code and rule id (never
-    translated) and its sentence (in the current language once the engine's
-    messages follow :func:`liverpool.set_language`)."""
-    tag = f"{error.code}, {error.rule}" if error.rule else error.code
-    return _t("refused", tag=tag, message=error.message)
+    """What a learner reads when a move is refused: the engine's sentence in the current
+    language, which ends with the rule id ("… (L-5.3)"), after a short "not allowed".
+    Never the error code (``invalid_meld``): codes are for programs (``error.code``) and
+    logs, and the sentence is said once.
+
+    >>> g = GameState.from_position({"profile": "liverpool", "players": 4, "round": 1, "dealer": 3,
+    ...     "active": 0, "phase": "play", "hands": [["3♥", "5♠"], ["4♥"], ["5♥"], ["6♥"]], "discard": ["2♣"]})
+    >>> try:
+    ...     g.apply(1, Action.discard("4♥"))
+    ... except LiverpoolError as e:
+    ...     error = e
+    >>> error.code, error.english
+    ('not_your_turn', "it is seat 0's turn, not seat 1's (L-1.3)")
+    >>> with i18n.language("es"):
+    ...     describe_refusal(error)
+    'jugada rechazada: es el turno del jugador 1, no del jugador 2 (L-1.3)'
+    """
+    return text("common", "refusal", sentence=error.message)

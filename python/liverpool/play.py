@@ -241,7 +241,7 @@ def _sorted_hand(cards: list[Card]) -> str:
 
 
 def _cards(n: int) -> str:
-    return _t("cards_one") if n == 1 else _t("cards_many", n=n)
+    return _t("cards", count=n)
 
 
 def _who(seat: int) -> str:
