@@ -275,7 +275,7 @@ def test_same_turn_as_go_down_in_portuguese_and_spanish() -> None:
     with language("pt"):
         assert str(error) == "só se acrescentam cartas num turno depois daquele em que se baixou (L-5.3)"
     with language("es"):
-        assert str(error) == "solo se añaden cartas en un turno posterior al turno en que uno se bajó (L-5.3)"
+        assert str(error) == "solo se añaden cartas en un turno posterior al de la bajada (L-5.3)"
     assert str(error) == "lay-offs are only allowed on a turn after the go-down turn (L-5.3)"
 
 

@@ -214,7 +214,7 @@ def test_describe_action_names_the_move() -> None:
         (
             "es",
             "paso 0 de 12",
-            "jugada rechazada: solo se añaden cartas en un turno posterior al turno en que uno se bajó (L-5.3)",
+            "jugada rechazada: solo se añaden cartas en un turno posterior al de la bajada (L-5.3)",
             "el jugador 1 tomó 7♦ del descarte",
         ),
     ],

@@ -471,7 +471,7 @@ def test_portuguese_rendering() -> None:
         ladder = tour.contract_ladder()
         assert "1 trinca e 1 sequência" in words(ladder.ladder.value)
         explorer = tour.go_down_explorer(hand="7♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥", round=1)
-        assert "Falta: 1 trinca." in words(explorer.result.value) and "(s)" not in words(explorer.result.value)
+        assert "O que falta: 1 trinca." in words(explorer.result.value) and "(s)" not in words(explorer.result.value)
 
 
 def test_spanish_rendering() -> None:
