@@ -8,6 +8,12 @@ the language of :func:`liverpool.set_language`: the engine sends a message id
 catalogue of that language (``i18n/catalogues/<lang>/engine.json``). ``code``,
 ``rule``, ``key`` and ``params`` never depend on the language.
 
+The sentence is for people: a player's refusal shows its seats from 1 ("it is seat 1's
+turn" for seat index 0, :func:`people_seats`) and a count picks its plural form
+(``"one"``/``"other"``, CLDR through Babel). ``english`` keeps the engine's own sentence
+for programmers and logs, with indices from 0. A learner is shown the sentence and the
+rule id, never the code (:func:`liverpool.narration.describe_refusal`).
+
 Hierarchy::
 
     LiverpoolError
@@ -143,8 +149,9 @@ class Message(NamedTuple):
 class LiverpoolError(Exception):
     """Base class of every engine error.
 
-    ``english`` is the engine's own sentence (with the rule id); ``message`` and
-    ``str(error)`` are the same sentence in the current language. An error made in
+    ``english`` is the engine's own sentence (with the rule id, seats as indices from 0);
+    ``message`` and ``str(error)`` are the sentence people read, in the current language
+    (seats from 1, counts in their plural form). An error made in
     Python without a ``key`` keeps its English text in every language.
     """
 
