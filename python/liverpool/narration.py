@@ -53,15 +53,15 @@ def _t(key: str, **params: Any) -> str:
     return text(DOMAIN, key, **params)
 
 
-def who(seat: int, viewer: int | None, case: str = "subject") -> str:
+def who(seat: int, viewer: int | None, case: str = "label") -> str:
     """"you" for the viewer, "seat N" for anyone else (N counted from 1), in the current
-    language and in the grammatical ``case`` the sentence needs (``liverpool.i18n.SEAT_CASES``):
-    the subject of a sentence takes its article in Portuguese and Spanish ("o jogador 3
-    puxou…", "el jugador 3 robó…"); a ``label`` (score lists, table rows) does not.
+    language and in the grammatical ``case`` the text needs (``liverpool.i18n.SEAT_CASES``):
+    a ``label`` (score lists, table rows, buttons) is bare; the ``subject`` of a sentence
+    takes its article in Portuguese and Spanish ("o jogador 3 puxou…", "el jugador 3 robó…").
 
     >>> with i18n.language("pt"):
-    ...     who(2, 0), who(2, 0, "label"), who(0, 0)
-    ('o jogador 3', 'jogador 3', 'você')
+    ...     who(2, 0), who(2, 0, "subject"), who(0, 0)
+    ('jogador 3', 'o jogador 3', 'você')
     """
     return i18n.seat_phrase(seat, case, you=viewer is not None and seat == viewer)
 
@@ -79,7 +79,7 @@ def _say(key: str, seat: int, viewer: int | None, **params: Any) -> str:
     acts (its verb agrees with "you" in every language), else ``<key>`` with ``{who}``."""
     if viewer is not None and seat == viewer:
         return _t(f"{key}_you", **params)
-    return _t(key, who=who(seat, viewer), **params)
+    return _t(key, who=who(seat, viewer, "subject"), **params)
 
 
 def _sees(seat: int, viewer: int | None) -> bool:
@@ -88,7 +88,7 @@ def _sees(seat: int, viewer: int | None) -> bool:
 
 def seat_values(values: Sequence[int], viewer: int | None) -> str:
     """``you: 12 · seat 2: 30 · …`` (a colon keeps a seat number apart from its points)."""
-    return " · ".join(f"{who(s, viewer, 'label')}: {v}" for s, v in enumerate(values))
+    return " · ".join(f"{who(s, viewer)}: {v}" for s, v in enumerate(values))
 
 
 def describe_event(
@@ -140,7 +140,7 @@ def describe_event(
         else:
             sentence = _say("passed", seat, viewer)
     elif kind == "called_rummy":
-        sentence = _say("called_rummy", seat, viewer, offender=who(e["discarder"], viewer), card=e["card"])
+        sentence = _say("called_rummy", seat, viewer, offender=who(e["discarder"], viewer, "subject"), card=e["card"])
         if _sees(e["discarder"], viewer):
             sentence += _t("rummy_penalty_seen", penalty=e["penalty"])
     elif kind == "called_liverpool":
@@ -202,7 +202,7 @@ def round_end_lines(
     # L-10.2: the cut bonus is shown in the score line of the seat that earned it.
     bonus = end.get("cut_bonus") or []
     scores = " · ".join(
-        f"{who(s, viewer, 'label')}: {score}" + (_t("score_with_cut_bonus", points=bonus[s]) if bonus and bonus[s] else "")
+        f"{who(s, viewer)}: {score}" + (_t("score_with_cut_bonus", points=bonus[s]) if bonus and bonus[s] else "")
         for s, score in enumerate(end["scores"])
     )
     lines = [
@@ -211,13 +211,13 @@ def round_end_lines(
         _t("totals_line", totals=seat_values(end["totals"], viewer)),
     ]
     if cut_bonus_seat is not None:
-        lines.append(_t("cut_bonus_scored", who=who(cut_bonus_seat, viewer, "label")))
+        lines.append(_t("cut_bonus_scored", who=who(cut_bonus_seat, viewer)))
     penalties = end.get("penalties") or []
     charged = [s for s, p in enumerate(penalties) if p]
     if charged:
-        lines.append(_t("penalties_line", seats=", ".join(f"{who(s, viewer, 'label')} +{penalties[s]}" for s in charged)))
+        lines.append(_t("penalties_line", seats=", ".join(f"{who(s, viewer)} +{penalties[s]}" for s in charged)))
     if end.get("game_over"):
-        lines.append(_t("game_over", winners=", ".join(who(s, viewer, "label") for s in end["winners"])))
+        lines.append(_t("game_over", winners=", ".join(who(s, viewer) for s in end["winners"])))
     return lines
 
 
@@ -251,7 +251,7 @@ def describe_action(seat: int, action: Action | dict[str, Any], *, viewer: int |
         what = _t("act_call_liverpool_on", meld=action.meld, end=end)
     else:
         what = _t(f"act_{name}")
-    return f"{who(seat, viewer, 'label')}: {what}"
+    return f"{who(seat, viewer)}: {what}"
 
 
 def describe_refusal(error: LiverpoolError) -> str:
