@@ -274,13 +274,29 @@ def test_board_words_round_contract_turn_and_table_groups() -> None:
     assert "Round 1 of 7" in markup and ">2 sets<" in markup
     for index, table_meld in enumerate(state.table):
         assert f"#{index} {table_meld.meld.kind}" in markup
-    assert "seat 0 (you)" in markup
+    # Seats are shown to people from 1: seat index 0 is "seat 1".
+    assert "seat 1 (you)" in markup and "seat 0" not in markup
     with i18n.language("pt"):
         pt = display.state_html(state, seat=0)
-        assert "Rodada 1 de 7" in pt and ">2 trincas<" in pt and "jogador 0 (você)" in pt and "Monte" in pt
+        assert "Rodada 1 de 7" in pt and ">2 trincas<" in pt and "jogador 1 (você)" in pt and "Monte" in pt
+        assert ">Turno<" in pt and "jogador 0" not in pt
     with i18n.language("es"):
         es = display.state_html(state, seat=0)
-        assert "Ronda 1 de 7" in es and ">2 tríos<" in es and "Mazo" in es
+        assert "Ronda 1 de 7" in es and ">2 tríos<" in es and "Mazo" in es and ">Descarte<" in es
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "three", "none"),
+    [("en", "1 card", "3 cards", "no cards"), ("pt", "1 carta", "3 cartas", "nenhuma carta"), ("es", "1 carta", "3 cartas", "ninguna carta")],
+)
+def test_card_counts_and_contracts_take_their_plural_from_the_translation_layer(
+    lang: str, one: str, three: str, none: str
+) -> None:
+    with i18n.language(lang):
+        assert [display._stock_html(n).count(text) for n, text in ((1, one), (3, three), (0, none))] == [1, 1, 1]
+        assert "(s)" not in display.contract_words(liverpool.RuleSet(), 2)
+    with i18n.language("pt"):
+        assert display.contract_words(liverpool.RuleSet(), 2) == "1 trinca e 1 sequência"
 
 
 def test_contract_words_for_every_round() -> None:
@@ -372,7 +388,7 @@ def test_board_at_the_end_of_a_round_shows_the_round_scores() -> None:
     assert state.round_scores is not None and state.went_out is not None
     markup = display.state_html(state, seat=1)
     assert ">This round<" in markup
-    assert f"seat {state.went_out} went out" in markup
+    assert f"seat {state.went_out + 1} went out" in markup  # seats shown from 1
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", markup)
     for score, total in zip(state.round_scores, state.totals):
         assert str(score) in cells and str(total) in cells

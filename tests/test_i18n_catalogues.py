@@ -86,7 +86,7 @@ def test_language_switch_and_restore() -> None:
     before = i18n.get_language()
     with i18n.language("es"):
         assert i18n.get_language() == "es"
-        assert i18n.text("common", "seat", seat=3) == "jugador 3"
+        assert i18n.text("common", "seat", seat=3) == "jugador 4"  # seat index 3, shown from 1
     assert i18n.get_language() == before
 
 

@@ -41,10 +41,18 @@ LEFTOVER_FIELD = re.compile(r"\{[a-z_]*\}")
 # --- completeness -----------------------------------------------------------------
 
 
+def engine_form(template: i18n.Template) -> str:
+    """The engine's own wording of a catalogue entry: a plain template, or the
+    ``"other"`` form of a plural template (the engine writes one form for every count)."""
+    return template if isinstance(template, str) else template["other"]
+
+
 def test_engine_table_is_the_english_catalogue() -> None:
     templates = _core.message_templates()
     assert len(templates) > 100
-    assert i18n.catalogue("en", "engine") == templates
+    english = i18n.catalogue("en", "engine")
+    assert set(english) == set(templates)
+    assert {key: engine_form(value) for key, value in english.items()} == templates
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
@@ -61,7 +69,7 @@ def test_translations_are_translated(lang: str) -> None:
     """A translation equal to the English is allowed only where nothing is a word."""
     templates = _core.message_templates()
     catalogue = i18n.catalogue(lang, "engine")
-    same = {key for key in templates if catalogue[key] == templates[key]}
+    same = {key for key in templates if engine_form(catalogue[key]) == templates[key]}
     wordless = {key for key in same if not re.search(r"[a-z]{3,}", LEFTOVER_FIELD.sub("", templates[key]))}
     assert same == wordless, same - wordless
 
@@ -69,28 +77,31 @@ def test_translations_are_translated(lang: str) -> None:
 # --- consistency on real refusals ---------------------------------------------------
 
 
-def rendered(error: LiverpoolError, lang: str) -> str | None:
+def rendered(error: LiverpoolError, lang: str, *, for_people: bool = True) -> str | None:
     """The error's sentence from the catalogue of ``lang`` alone (no fallback)."""
     assert error.key is not None
-    text = Message(error.key, error.params).render(lang, fallback=False)
+    text = Message(error.key, error.params).render(lang, fallback=False, for_people=for_people)
     if text is None:
         return None
     return f"{text} ({error.rule})" if error.rule else text
 
 
 def check_refusal(error: LiverpoolError, *, engine_made: bool = True) -> None:
-    """English catalogue == engine text; pt/es render fully; code and rule fixed."""
+    """English catalogue in the engine's wording == engine text; what people read
+    renders fully in every language; code and rule fixed."""
     assert error.key is not None, error
     if engine_made:
         assert error.key != "text", f"the engine sent free text: {error.english}"
-    assert rendered(error, "en") == error.english
+    assert rendered(error, "en", for_people=False) == error.english
+    people = rendered(error, "en")
+    assert people is not None and not LEFTOVER_FIELD.search(people), people
+    assert str(error) == error.message == people
     for lang in OTHER_LANGUAGES:
         text = rendered(error, lang)
         assert text is not None, (lang, error.key, error.params)
         assert not LEFTOVER_FIELD.search(text.replace(error.english, "")), (lang, text)
         with language(lang):
             assert str(error) == error.message == text
-    assert str(error) == error.english
 
 
 def refusal(call: Callable[[], object]) -> LiverpoolError:
@@ -262,9 +273,9 @@ def test_same_turn_as_go_down_in_portuguese_and_spanish() -> None:
     error = refusal(lambda: g.apply(0, Action.lay_off(0, ["3♥"])))
     assert (error.code, error.rule) == ("same_turn_as_go_down", "L-5.3")
     with language("pt"):
-        assert str(error) == "só se acrescenta cartas numa vez depois da vez em que se baixou (L-5.3)"
+        assert str(error) == "só se acrescentam cartas num turno depois daquele em que se baixou (L-5.3)"
     with language("es"):
-        assert str(error) == "solo se añaden cartas en un turno posterior al turno en que uno se bajó (L-5.3)"
+        assert str(error) == "solo se añaden cartas en un turno posterior al de la bajada (L-5.3)"
     assert str(error) == "lay-offs are only allowed on a turn after the go-down turn (L-5.3)"
 
 
@@ -282,10 +293,14 @@ def test_buy_not_allowed_in_portuguese_and_spanish() -> None:
     g = play_position(active=0, phase="draw", hands=[["3♥"] * 2, ["4♥"], ["5♥"], ["6♥"]], discard=["2♣"], stock=["9♠"] * 2)
     error = refusal(lambda: g.apply(0, Action.buy()))
     assert (error.code, error.rule) == ("buy_not_allowed", "L-6.2")
+    # Seats are shown to people from 1: seat index 0 is "jogador 1" / "jugador 1" / "seat 1",
+    # while the engine's own English and the params keep the index.
+    assert error.params["seat"] == "0" and error.english == "seat 0 is the active player: it may not buy (L-6.2)"
+    assert str(error) == "seat 1 is the active player: it may not buy (L-6.2)"
     with language("pt"):
-        assert str(error) == "o jogador 0 é quem está na vez: ele não pode comprar (L-6.2)"
+        assert str(error) == "o turno é do jogador 1: ele não pode comprar (L-6.2)"
     with language("es"):
-        assert str(error) == "el jugador 0 tiene el turno: no puede comprar (L-6.2)"
+        assert str(error) == "el jugador 1 tiene el turno: no puede comprar (L-6.2)"
 
 
 def test_nested_phrases_are_translated_too() -> None:
@@ -293,9 +308,9 @@ def test_nested_phrases_are_translated_too() -> None:
     error = refusal(lambda: g.apply(0, Action.discard("3♥")))
     assert error.code == "wrong_phase" and isinstance(error.params["what"], Message)
     with language("pt"):
-        assert str(error) == "não é possível descartar agora: o jogador da vez ainda não comprou (L-5.5)"
+        assert str(error) == "não é possível descartar agora: o jogador do turno ainda não puxou do monte nem pegou o descarte (L-5.5)"
     with language("es"):
-        assert str(error) == "no se puede descartar ahora: el jugador de turno todavía no robó (L-5.5)"
+        assert str(error) == "no se puede descartar ahora: el jugador de turno todavía no robó del mazo ni tomó el descarte (L-5.5)"
     contract = refusal(lambda: liverpool.check_go_down([["3♥", "3♠", "3♦"]], 2))
     with language("pt"):
         assert "1 trinca + 1 sequência" in str(contract)
@@ -348,3 +363,49 @@ def test_decimals_are_written_the_way_each_language_writes_them(lang: str, gain:
     assert "10♠" in text and "16" in text
     if lang != "en":
         assert "7.6" not in text
+
+
+# --- seats and counts as people read them ----------------------------------------------
+
+
+def test_seats_in_a_players_refusal_count_from_1_and_api_messages_keep_indices() -> None:
+    """Seats shown to people count from 1 (docs/glossary.md); a message about a program's
+    argument names the index it was given, next to the range of indices."""
+    g = play_position(active=0, phase="play", hands=[["3♥", "5♠"], ["4♥"], ["5♥"], ["6♥"]], discard=["2♣"])
+    error = refusal(lambda: g.apply(1, Action.discard("4♥")))
+    assert (error.code, error.rule, error.params) == ("not_your_turn", "L-1.3", {"active": "0", "seat": "1"})
+    assert error.english == "it is seat 0's turn, not seat 1's (L-1.3)"
+    assert str(error) == "it is seat 1's turn, not seat 2's (L-1.3)"
+    with language("pt"):
+        assert str(error) == "o turno é do jogador 1, não do jogador 2 (L-1.3)"
+    with language("es"):
+        assert str(error) == "es el turno del jugador 1, no del jugador 2 (L-1.3)"
+    api = Message("arg.seat", {"seat": "4", "players": "3"})
+    assert api.render("en") == "seat 4 does not exist: seats are 0..3"
+    asked = Message("buy.asked_first", {"first": "2", "seat": "3"})
+    assert asked.render("es") == "primero se pregunta al jugador 3: el jugador 4 solo puede comprar cuando le toque responder"
+    assert asked.render("es", for_people=False) == "primero se pregunta al jugador 2: el jugador 3 solo puede comprar cuando le toque responder"
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "many"),
+    [
+        ("en", "seat 2 has made its only buy this round", "seat 2 has made its 3 buys this round"),
+        ("pt", "o jogador 2 já fez a única compra que podia nesta rodada", "o jogador 2 já fez as 3 compras que podia nesta rodada"),
+        ("es", "el jugador 2 ya hizo la única compra que podía en esta ronda", "el jugador 2 ya hizo las 3 compras que podía en esta ronda"),
+    ],
+)
+def test_counts_sent_by_the_engine_pick_their_plural_form(lang: str, one: str, many: str) -> None:
+    """A count the engine sends as text ("1") chooses the CLDR form of the language; the
+    engine's own English keeps its single wording (the template's "other" form)."""
+    assert Message("buy.limit_reached", {"seat": "1", "limit": "1"}).render(lang) == one
+    assert Message("buy.limit_reached", {"seat": "1", "limit": "3"}).render(lang) == many
+    engine = Message("buy.limit_reached", {"seat": "1", "limit": "1"}).render("en", for_people=False)
+    assert engine == "seat 1 has made its 1 buys this round"
+
+
+def test_a_count_of_zero_is_never_singular_in_portuguese() -> None:
+    """CLDR puts 0 in Portuguese's "one": a count that can be 0 has an exact "=0" form."""
+    message = Message("lay_off.no_such_meld", {"meld": "3", "count": "0"})
+    assert message.render("pt") == "não há combinação 3: a mesa ainda não tem nenhuma"
+    assert Message("lay_off.no_such_meld", {"meld": "3", "count": "1"}).render("es") == "no hay combinación 3 en la mesa (solo hay 1)"

@@ -61,21 +61,23 @@ def test_a_scripted_turn_with_refused_moves(monkeypatch: pytest.MonkeyPatch, cap
     assert "your turn: 'take'" in out
     assert "down 7♠ 7♥ 7♦ / 9♠ 9♥ 9♦" in out  # the help text
     assert "legal: take; draw" in out
-    assert "refused [wrong_phase, L-5.5]" in out
+    # A refusal reads as a sentence with its rule id, never as an error code.
+    assert "not allowed: cannot discard now: the active player has not drawn yet (L-5.5)" in out
     assert f"you took {top}" in out
-    assert "refused [card_not_in_hand" in out
-    assert "refused [invalid_meld" in out
+    assert f"not allowed: seat 1 does not hold {absent}" in out
+    assert "is not a run" in out and "(L-4.2)" in out
+    assert not re.search(r"wrong_phase|card_not_in_hand|invalid_meld|\[", out.split("legal:", 1)[1].split("> ?")[0])
     assert "? cannot read 'frobnicate'" in out
     assert f"you discarded {top}" in out
     assert out.rstrip().endswith("bye")
     # Nothing after a refusal changed the game: the bots then played on.
-    assert "seat 1" in out.split(f"you discarded {top}", 1)[1]
+    assert "seat 2" in out.split(f"you discarded {top}", 1)[1]
 
 
 def test_end_of_input_ends_the_session(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = session(monkeypatch, capsys, "show\n", "--seed", "1", "--bots", "random,greedy")
     assert code == 0
-    assert "bots: seat 1 random, seat 2 greedy" in out
+    assert "you are seat 1; bots: seat 2 random, seat 3 greedy" in out  # seats shown from 1
     assert out.rstrip().endswith("bye (end of input)")
 
 
@@ -95,9 +97,10 @@ def test_a_whole_game_typed_from_the_legal_moves(monkeypatch: pytest.MonkeyPatch
         state.apply(seat, action)
     code, out = session(monkeypatch, capsys, "\n".join(commands) + "\n", "--seed", "5", "--bots", "greedy,greedy")
     assert code == 0
-    assert "refused" not in out
+    assert "not allowed" not in out
     assert "=== game over: lowest total wins (L-10.3)" in out
-    assert f"totals you: {state.totals[0]} · seat 1: {state.totals[1]} · seat 2: {state.totals[2]}" in out
+    # Seats are shown to people from 1; the person is "you".
+    assert f"totals you: {state.totals[0]} · seat 2: {state.totals[1]} · seat 3: {state.totals[2]}" in out
 
 
 def test_parse_and_format_round_trip() -> None:
@@ -137,7 +140,7 @@ def test_decline_then_the_prompt_offers_only_the_draw(
     assert "'draw' from the stock" in after
     assert "'take'" not in after
     assert "legal: draw" in after
-    assert "refused [wrong_phase, L-5.1]: the top discard was already declined this turn" in after
+    assert "not allowed: the top discard was declined this turn (L-5.1)" in after
     assert "round 1 has already been cut and dealt" in after
     assert "the active player has not drawn yet" not in after
 
@@ -149,7 +152,7 @@ def test_the_bots_passes_and_the_buys_left_are_shown(
     seed = next(s for s in range(40) if first_decision(s, "contract") not in (None, "cut"))
     code, out = session(monkeypatch, capsys, "show\nquit\n", "--seed", str(seed), "--rules", "contract")
     assert code == 0
-    assert re.search(r"buys left \(C-5\): you [0-3] · seat 1 [0-3] · seat 2 [0-3] · seat 3 [0-3]", out)
+    assert re.search(r"buys left \(C-5\): you [0-3] · seat 2 [0-3] · seat 3 [0-3] · seat 4 [0-3]", out)
     # A scripted game from native choices: each bot's pass on a buy is printed (the
     # person's draw runs the buying window first, L-5.1).
     from liverpool import NativeBot
@@ -164,14 +167,14 @@ def test_the_bots_passes_and_the_buys_left_are_shown(
             commands.append(command_for(action))
         state.apply(seat, action)
     code, out = session(monkeypatch, capsys, "\n".join(commands) + "\nquit\n", "--seed", "7")
-    assert code == 0 and "refused" not in out
-    assert re.search(r"seat \d passed: did not buy", out)
+    assert code == 0 and "not allowed" not in out
+    assert re.search(r"seat [2-4] passed: did not buy", out)
 
 
 @pytest.mark.parametrize(
     ("lang", "commands", "expected", "english"),
     [
-        ("pt", ("ajuda", "jogadas", "pegar", "descartar", "sair"), ("sua vez", "jogadas possíveis", "você pegou", "tchau"), "your turn"),
+        ("pt", ("ajuda", "jogadas", "pegar", "descartar", "sair"), ("seu turno", "jogadas possíveis", "você pegou", "tchau"), "your turn"),
         ("es", ("ayuda", "jugadas", "tomar", "descartar", "terminar"), ("tu turno", "jugadas posibles", "tomaste", "adiós"), "your turn"),
     ],
 )
@@ -196,6 +199,8 @@ def test_a_session_in_portuguese_and_spanish(
     for sentence in expected:
         assert sentence in out, sentence
     assert english not in out
-    assert "[wrong_phase, L-5.5]" in out  # the refusal keeps its code and rule id
+    # The refusal is the sentence in the language with its rule id, never the error code.
+    refusal = {"pt": "jogada recusada: não é possível descartar agora:", "es": "jugada rechazada: no se puede descartar ahora:"}[lang]
+    assert refusal in out and "(L-5.5)" in out and "wrong_phase" not in out
     assert "Commands" not in out and "type help" not in out
     assert out.rstrip().endswith(expected[-1])

@@ -43,7 +43,7 @@ def test_explorer_speaks_the_learners_language() -> None:
 
     with i18n.language("es"):
         ui = go_down_explorer(hand="2♠ 5♥ 9♦ K♣ 4♠ 7♥", round=1)
-        assert "No puede bajarse" in ui.result.value and ui.button.description == "Mejor bajada"
+        assert "No se puede bajar" in ui.result.value and ui.button.description == "Mejor bajada"
     with i18n.language("pt"):
         ui = go_down_explorer(hand="2♠ 5♥ 9♦ K♣ 4♠ 7♥", round=1)
         assert "Não dá para baixar" in ui.result.value

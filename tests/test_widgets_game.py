@@ -111,7 +111,9 @@ def test_the_refused_lay_off_shows_its_code_and_changes_nothing() -> None:
     before = ui.current()
     click(ui)
     message = re.search(r"<div class='lp-message' style='([^']*)'>(.*?)</div>", ui.board.value)
-    assert message and "same_turn_as_go_down" in message.group(2) and "L-5.3" in message.group(2)
+    # The learner reads the sentence and the rule id, never the error code.
+    assert message and "L-5.3" in message.group(2) and "same_turn_as_go_down" not in message.group(2)
+    assert "only allowed on a turn after the go-down turn" in message.group(2)
     assert "#c0392b" in message.group(1)  # shown in red
     assert "lp-refused" in ui.log.value and "lp-mismatch" not in ui.log.value  # refused as the scenario expects
     assert ui.current() == before
@@ -151,7 +153,7 @@ def test_a_step_the_engine_judges_differently_is_flagged() -> None:
     steps = [{"seat": 0, "do": "discard", "card": "8♦"}]  # expects ok, but seat 0 has not drawn
     ui = scenario_player(WORKED_EXAMPLE, steps)
     click(ui)
-    assert "wrong_phase" in ui.log.value and "lp-mismatch" in ui.log.value
+    assert "cannot discard now" in ui.log.value and "(L-5.5)" in ui.log.value and "lp-mismatch" in ui.log.value
     steps = [{"seat": 0, "do": "take_discard", "expect": {"error": "wrong_phase"}}]  # expects a refusal
     ui = scenario_player(WORKED_EXAMPLE, steps)
     click(ui)
@@ -185,25 +187,36 @@ def test_board_html_escapes_the_message_and_shows_round_scores() -> None:
         {"round": 1, "hands": [["A♠", "K♦", "4♥"], ["JK", "2♣"]], "discard": ["4♠"], "dealer": 1, "active": 0}
     )
     event = game.apply(0, Action.draw_stock())
-    assert "no winner" in describe_event(event) and "scores seat 0: 29 · seat 1: 17" in describe_event(event)
+    # Seats are shown to people from 1.
+    assert "no winner" in describe_event(event) and "scores seat 1: 29 · seat 2: 17" in describe_event(event)
     board = board_html(game, message="<b>not bold</b>")
-    assert "&lt;b&gt;not bold&lt;/b&gt;" in board and "round scores: seat 0: 29 · seat 1: 17" in board
+    assert "&lt;b&gt;not bold&lt;/b&gt;" in board and "round scores: seat 1: 29 · seat 2: 17" in board
 
 
 def test_describe_action_names_the_move() -> None:
     assert describe_action(2, {"do": "swap_joker", "meld": 0, "card": "6♥", "to_meld": 1}) == (
-        "seat 2: swap 6♥ for the joker of meld 0, joker to meld 1"
+        "seat 3: swap 6♥ for the joker of meld 0, joker to meld 1"
     )
     assert describe_action(0, Action.go_down([["7♠", "7♥", "7♦"], ["9♠", "9♥", "9♦"]])) == (
-        "seat 0: go down with 7♠ 7♥ 7♦ | 9♠ 9♥ 9♦"
+        "seat 1: go down with 7♠ 7♥ 7♦ | 9♠ 9♥ 9♦"
     )
 
 
 @pytest.mark.parametrize(
     ("language", "progress", "refused", "took"),
     [
-        ("pt", "passo 0 de 12", "recusado [same_turn_as_go_down, L-5.3]", "jogador 0 pegou 7♦ do descarte"),
-        ("es", "paso 0 de 12", "rechazado [same_turn_as_go_down, L-5.3]", "jugador 0 tomó 7♦ del descarte"),
+        (
+            "pt",
+            "passo 0 de 12",
+            "jogada recusada: só se acrescentam cartas num turno depois daquele em que se baixou (L-5.3)",
+            "o jogador 1 pegou 7♦ do descarte",
+        ),
+        (
+            "es",
+            "paso 0 de 12",
+            "jugada rechazada: solo se añaden cartas en un turno posterior al de la bajada (L-5.3)",
+            "el jugador 1 tomó 7♦ del descarte",
+        ),
     ],
 )
 def test_the_player_speaks_the_learners_language(language: str, progress: str, refused: str, took: str) -> None:
@@ -224,10 +237,10 @@ def test_the_player_speaks_the_learners_language(language: str, progress: str, r
 def test_describe_action_in_portuguese_and_spanish() -> None:
     swap = {"do": "swap_joker", "meld": 0, "card": "6♥", "to_meld": 1}
     with liverpool.i18n.language("pt"):
-        assert describe_action(2, swap) == "jogador 2: trocar 6♥ pelo coringa do jogo 0, coringa para o jogo 1"
+        assert describe_action(2, swap) == "jogador 3: trocar 6♥ pelo coringa do jogo 0, coringa para o jogo 1"
     with liverpool.i18n.language("es"):
         assert describe_action(2, swap) == (
-            "jugador 2: cambiar 6♥ por el comodín de la combinación 0, comodín a la combinación 1"
+            "jugador 3: cambiar 6♥ por el comodín de la combinación 0, comodín a la combinación 1"
         )
 
 
@@ -240,7 +253,7 @@ def test_the_player_board_says_the_phase_in_words_not_its_id(language: str) -> N
             text = re.sub(r"<svg.*?</svg>", " ", board, flags=re.S)
             assert not re.search(rf"\b(phase|fase) {state.phase}\b", text) and f">{state.phase}<" not in text
             seat = state.to_act if state.to_act is not None else state.active
-            words = i18n.text("cards", f"phase_{state.phase}", seat=i18n.text("common", "seat", seat=seat))
+            words = i18n.text("cards", f"phase_{state.phase}", seat=i18n.seat_phrase(seat, "subject"))
             assert html.escape(words) in text
             assert "lp-state" in board  # drawn like the card table's board
             click(ui)

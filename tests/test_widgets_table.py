@@ -159,7 +159,7 @@ def test_the_log_shows_the_bots_passes_and_no_hidden_card() -> None:
     play_greedy_by_clicks(ui, seed=1)
     log = ui.log.value
     assert re.search(r"seat \d passed: did not buy", log)
-    assert "seat 1 drew from the stock" in log
+    assert "seat 2 drew from the stock" in log  # seat index 1, shown from 1
 
 
 def position_down_and_playing() -> dict[str, Any]:
@@ -196,7 +196,7 @@ def table_at(position: dict[str, Any], language: str | None = None) -> Any:
 
 @pytest.mark.parametrize(
     ("language", "refused_word", "select_word"),
-    [("en", "refused", "Select exactly one card"), ("pt", "recusado", "Selecione"), ("es", "rechazado", "Selecciona")],
+    [("en", "not allowed", "Select exactly one card"), ("pt", "jogada recusada", "Selecione"), ("es", "jugada rechazada", "Selecciona")],
 )
 def test_refused_moves_are_explained_and_change_nothing(language: str, refused_word: str, select_word: str) -> None:
     ui = table_at(position_down_and_playing(), language)
@@ -217,7 +217,8 @@ def test_refused_moves_are_explained_and_change_nothing(language: str, refused_w
         error = exc
     assert error is not None
     message = ui.message.value
-    assert is_refused(ui) and f"{refused_word} [{error.code}" in message
+    # The sentence in the language and its rule id, never the error code.
+    assert is_refused(ui) and f"{refused_word}: " in message and error.code not in message
     assert error.rule is None or error.rule in message
     assert ui.driver.state == before
     # The legal lay-off of L-11 goes through, and seat 0's log line is in the language.
@@ -242,7 +243,8 @@ def test_a_swap_through_the_pickers() -> None:
     ui.select(["A♥"])  # A♥ is not the card the joker stands for
     ui.meld_pick.value, ui.to_pick.value = 4, 0
     click(ui, "swap_joker")
-    assert is_refused(ui) and "swap_mismatch" in ui.message.value and ui.driver.state == before
+    assert is_refused(ui) and "cannot swap A♥" in ui.message.value and ui.driver.state == before
+    assert "swap_mismatch" not in ui.message.value  # the learner reads the sentence, not the code
     ui.select(["5♣"])
     click(ui, "swap_joker")
     assert not is_refused(ui)

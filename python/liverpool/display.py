@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 from liverpool._core import Arrangement, Card, Deal, GameState, GoDown, Meld, TableMeld
-from liverpool.i18n import text
+from liverpool.i18n import seat_phrase, text
 
 __all__ = [
     "card_svg",
@@ -100,7 +100,13 @@ def _t(key: str, **params: Any) -> str:
 
 
 def _seat(seat: int) -> str:
-    return text("common", "seat", seat=seat)
+    """Seat ``seat`` (an API index) as a label people read: "seat 1" is index 0."""
+    return seat_phrase(seat, "label")
+
+
+def _seat_subject(seat: int) -> str:
+    """Seat ``seat`` as the subject of a sentence ("o jogador 1 puxa uma carta")."""
+    return seat_phrase(seat, "subject")
 
 
 # ---------------------------------------------------------------------------
@@ -160,9 +166,9 @@ def contract_words(state_or_rules: Any, round: int) -> str:
     sets, runs, whole_hand = rules.contracts[round - 1]
     parts = []
     if sets:
-        parts.append(_t("sets_one") if sets == 1 else _t("sets_many", count=sets))
+        parts.append(_t("sets", count=sets))
     if runs:
-        parts.append(_t("runs_one") if runs == 1 else _t("runs_many", count=runs))
+        parts.append(_t("runs", count=runs))
     words = parts[0] if len(parts) == 1 else _t("contract_and", first=parts[0], second=parts[1])
     return _t("whole_hand", contract=words) if whole_hand else words
 
@@ -401,7 +407,7 @@ def arrangement_html(arrangement: Arrangement) -> str:
 
 
 def _stock_html(count: int, width: int = 40) -> str:
-    count_text = _t("card_count_one") if count == 1 else _t("card_count_many", count=count)
+    count_text = _t("card_count", count=count)
     back = card_back_svg(width) if count else ""
     return (
         f'<div class="lp-stock" style="display:flex;gap:8px;align-items:center;">{back}'
@@ -415,7 +421,7 @@ def _hidden_hand_html(count: int) -> str:
         f'<span style="display:inline-block;margin-left:{0 if i == 0 else -22}px">{card_back_svg(30)}</span>'
         for i in range(count)
     )
-    count_text = _t("card_count_one") if count == 1 else _t("card_count_many", count=count)
+    count_text = _t("card_count", count=count)
     return (
         f'<div class="lp-hidden-hand" style="display:flex;align-items:center;gap:8px;flex-wrap:wrap;">'
         f'<div style="display:flex;">{backs}</div><span style="{_NOTE}">{_esc(count_text)}</span></div>'
@@ -424,7 +430,7 @@ def _hidden_hand_html(count: int) -> str:
 
 def _own_hand_count_html(count: int) -> str:
     """The viewer's row when their hand is drawn elsewhere: the count and where to look."""
-    count_text = _t("card_count_one") if count == 1 else _t("card_count_many", count=count)
+    count_text = _t("card_count", count=count)
     return (
         f'<span class="lp-own-hand-count" style="{_NOTE}">'
         f'{_esc(count_text)} · {_esc(_t("own_hand_below"))}</span>'
@@ -433,7 +439,7 @@ def _own_hand_count_html(count: int) -> str:
 
 def deal_html(deal: Deal) -> str:
     """A fresh deal: who cut and how many, the up card, the stock and every hand."""
-    cut = _t("deal_cutter", seat=_seat(deal.cutter), cut=deal.cut)
+    cut = _t("deal_cutter", seat=_seat_subject(deal.cutter), count=deal.cut)
     if deal.cut_bonus:
         cut += f" — {_t('cut_bonus')}"
     rows = [
@@ -454,7 +460,7 @@ def _phase_words(state: GameState) -> str:
     if phase in ("round_over", "game_over"):
         return _t(f"phase_{phase}")
     seat = state.to_act if state.to_act is not None else state.active
-    return _t(f"phase_{phase}", seat=_seat(seat))
+    return _t(f"phase_{phase}", seat=_seat_subject(seat))
 
 
 def _seat_name(seat: int, viewer: int | None) -> str:
@@ -553,7 +559,7 @@ def state_html(
         names = ", ".join(_seat_name(w, viewer) for w in state.winners)
         footer = f"<div><b>{_esc(_t('winners', seats=names))}</b></div>"
     elif state.went_out is not None:
-        footer = f"<div><b>{_esc(_t('went_out', seat=_seat(state.went_out)))}</b></div>"
+        footer = f"<div><b>{_esc(_t('went_out', seat=_seat_subject(state.went_out)))}</b></div>"
 
     body = _rows([(_t("table"), table_block), (_t("hands"), players)], align="start")
     return f'<div class="lp-state" style="{_BOX}">{"".join(header)}{piles}{body}{footer}</div>'

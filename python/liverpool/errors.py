@@ -8,6 +8,12 @@ the language of :func:`liverpool.set_language`: the engine sends a message id
 catalogue of that language (``i18n/catalogues/<lang>/engine.json``). ``code``,
 ``rule``, ``key`` and ``params`` never depend on the language.
 
+The sentence is for people: a player's refusal shows its seats from 1 ("it is seat 1's
+turn" for seat index 0, :func:`people_seats`) and a count picks its plural form
+(``"one"``/``"other"``, CLDR through Babel). ``english`` keeps the engine's own sentence
+for programmers and logs, with indices from 0. A learner is shown the sentence and the
+rule id, never the code (:func:`liverpool.narration.describe_refusal`).
+
 Hierarchy::
 
     LiverpoolError
@@ -49,6 +55,7 @@ __all__ = [
     "ConcurrentUseError",
     "exception_class_for",
     "Message",
+    "people_seats",
 ]
 
 #: The catalogue domain of the engine's sentences.
@@ -67,6 +74,34 @@ def _localized(value: str, lang: str) -> str:
 #: A placeholder value: text (numbers, cards, names) or a nested message.
 ParamValue = Union[str, "Message"]
 
+#: The placeholders that hold a seat index in the messages a player reads: the
+#: refusals of moves and the hints, by message family (the key up to its first dot).
+#: People count seats from 1 (:func:`liverpool.i18n.seat_number`), so these are shown
+#: as index + 1. Messages about a program's arguments and positions (``arg.*``,
+#: ``position.*``, ``replay.*``, ``sim.*``, ``seat.no_such_seat``, …) name the indices
+#: a program passes, next to ranges such as "0..4", and keep them.
+_PEOPLE_SEATS: dict[str, frozenset[str]] = {
+    "buy": frozenset({"seat", "first"}),
+    "call": frozenset({"seat", "first"}),
+    "pass": frozenset({"seat", "first"}),
+    "cut": frozenset({"seat", "cutter"}),
+    "draw": frozenset({"asked", "active"}),
+    "turn": frozenset({"seat", "active"}),
+    "go_down": frozenset({"seat"}),
+    "hand": frozenset({"seat"}),
+    "hint": frozenset({"seat"}),
+    "phase": frozenset({"seat"}),
+    "round": frozenset({"seat"}),
+    "swap": frozenset({"seat"}),
+    "take": frozenset({"seat"}),
+    "seat.not_down": frozenset({"seat"}),
+}
+
+
+def people_seats(key: str) -> frozenset[str]:
+    """The placeholders of message ``key`` shown to people as seat numbers from 1."""
+    return _PEOPLE_SEATS.get(key, _PEOPLE_SEATS.get(key.split(".", 1)[0], frozenset()))
+
 
 class Message(NamedTuple):
     """A message id and its placeholder values: one sentence (or a phrase inside one)."""
@@ -74,27 +109,37 @@ class Message(NamedTuple):
     key: str
     params: dict[str, ParamValue]
 
-    def render(self, lang: str | None = None, *, fallback: bool = True) -> str | None:
+    def render(self, lang: str | None = None, *, fallback: bool = True, for_people: bool = True) -> str | None:
         """The sentence in ``lang`` (default: the current language); ``None`` if the
         catalogue has no such message or its placeholders do not fit ``params``.
-        With ``fallback`` a message missing from ``lang`` is taken from English."""
+        With ``fallback`` a message missing from ``lang`` is taken from English.
+
+        ``for_people`` (the default) is what a learner reads: seats counted from 1 and
+        the plural form the count asks for. ``for_people=False`` is the engine's own
+        wording for programmers: seat indices as sent and, of a plural template, its
+        ``"other"`` form, the engine's template (in English, ``error.english``)."""
         lang = i18n.get_language() if lang is None else lang
         template = i18n.catalogue(lang, DOMAIN).get(self.key)
         if template is None and fallback:
             template = i18n.catalogue(i18n.DEFAULT, DOMAIN).get(self.key)
         if template is None:
             return None
+        seats = people_seats(self.key) if for_people else frozenset()
         values: dict[str, str] = {}
         for name, value in self.params.items():
             if isinstance(value, Message):
-                text = value.render(lang, fallback=fallback)
+                text = value.render(lang, fallback=fallback, for_people=for_people)
                 if text is None:
                     return None
                 values[name] = text
+            elif name in seats and value.isdigit():
+                values[name] = str(i18n.seat_number(int(value)))
             else:
                 values[name] = _localized(value, lang)
         if i18n.placeholders(template) != set(values):
             return None
+        if not for_people and isinstance(template, dict):
+            template = template["other"]
         try:
             return string.Formatter().vformat(i18n.choose(template, lang, values), (), values)
         except (KeyError, IndexError, ValueError):
@@ -104,8 +149,9 @@ class Message(NamedTuple):
 class LiverpoolError(Exception):
     """Base class of every engine error.
 
-    ``english`` is the engine's own sentence (with the rule id); ``message`` and
-    ``str(error)`` are the same sentence in the current language. An error made in
+    ``english`` is the engine's own sentence (with the rule id, seats as indices from 0);
+    ``message`` and ``str(error)`` are the sentence people read, in the current language
+    (seats from 1, counts in their plural form). An error made in
     Python without a ``key`` keeps its English text in every language.
     """
 

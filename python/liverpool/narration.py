@@ -8,14 +8,16 @@ the words come from the ``table`` catalogue of :mod:`liverpool.i18n`.
 ``viewer`` is the seat whose eyes the narration uses: that seat is "you", and a
 card only that seat may see (its own stock draw, its penalty card) is named; for
 any other seat such a card is never named. ``viewer=None`` is the all-seeing
-narrator of a worked example: every seat by number, every card named.
+narrator of a worked example: every seat by number, every card named. Seats are
+shown to people from 1 (seat index 2 is "seat 3"), with the article each sentence
+needs (:func:`who`); the events keep the API's indices.
 
 >>> from liverpool import i18n
 >>> event = {"seat": 2, "event": "drew_stock", "card": "7♥", "passed": []}
 >>> describe_event(event, viewer=0)
-'seat 2 drew from the stock'
+'seat 3 drew from the stock'
 >>> describe_event(event, viewer=None)
-'seat 2 drew 7♥ from the stock'
+'seat 3 drew 7♥ from the stock'
 >>> with i18n.language("es"):
 ...     describe_event({"seat": 0, "event": "took_discard", "card": "9♣"}, viewer=0)
 'tomaste 9♣ del descarte'
@@ -26,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from liverpool import i18n
 from liverpool._core import Action, Card, Event, GameState
 from liverpool.errors import LiverpoolError
 from liverpool.i18n import text
@@ -50,9 +53,17 @@ def _t(key: str, **params: Any) -> str:
     return text(DOMAIN, key, **params)
 
 
-def who(seat: int, viewer: int | None) -> str:
-    """"you" for the viewer, "seat N" for anyone else, in the current language."""
-    return text("common", "you") if viewer is not None and seat == viewer else text("common", "seat", seat=seat)
+def who(seat: int, viewer: int | None, case: str = "label") -> str:
+    """"you" for the viewer, "seat N" for anyone else (N counted from 1), in the current
+    language and in the grammatical ``case`` the text needs (``liverpool.i18n.SEAT_CASES``):
+    a ``label`` (score lists, table rows, buttons) is bare; the ``subject`` of a sentence
+    takes its article in Portuguese and Spanish ("o jogador 3 puxou…", "el jugador 3 robó…").
+
+    >>> with i18n.language("pt"):
+    ...     who(2, 0), who(2, 0, "subject"), who(0, 0)
+    ('jogador 3', 'o jogador 3', 'você')
+    """
+    return i18n.seat_phrase(seat, case, you=viewer is not None and seat == viewer)
 
 
 def cards_text(cards: Iterable[Card | str]) -> str:
@@ -68,7 +79,7 @@ def _say(key: str, seat: int, viewer: int | None, **params: Any) -> str:
     acts (its verb agrees with "you" in every language), else ``<key>`` with ``{who}``."""
     if viewer is not None and seat == viewer:
         return _t(f"{key}_you", **params)
-    return _t(key, who=who(seat, viewer), **params)
+    return _t(key, who=who(seat, viewer, "subject"), **params)
 
 
 def _sees(seat: int, viewer: int | None) -> bool:
@@ -76,7 +87,7 @@ def _sees(seat: int, viewer: int | None) -> bool:
 
 
 def seat_values(values: Sequence[int], viewer: int | None) -> str:
-    """``you: 12 · seat 1: 30 · …`` (a colon keeps a seat number apart from its points)."""
+    """``you: 12 · seat 2: 30 · …`` (a colon keeps a seat number apart from its points)."""
     return " · ".join(f"{who(s, viewer)}: {v}" for s, v in enumerate(values))
 
 
@@ -102,7 +113,7 @@ def describe_event(
     if kind == "dealt":
         sentence = _say("dealt", seat, viewer, size=e["size"], up_card=e["up_card"])
         if e.get("cut_bonus"):
-            sentence += _t("cut_bonus", who=who(e["cutter"], viewer))
+            sentence += _t("cut_bonus", who=who(e["cutter"], viewer, "object"))
     elif kind == "took_discard":
         sentence = _say("took_discard", seat, viewer, card=e["card"])
     elif kind == "declined_discard":
@@ -129,7 +140,7 @@ def describe_event(
         else:
             sentence = _say("passed", seat, viewer)
     elif kind == "called_rummy":
-        sentence = _say("called_rummy", seat, viewer, offender=who(e["discarder"], viewer), card=e["card"])
+        sentence = _say("called_rummy", seat, viewer, offender=who(e["discarder"], viewer, "subject"), card=e["card"])
         if _sees(e["discarder"], viewer):
             sentence += _t("rummy_penalty_seen", penalty=e["penalty"])
     elif kind == "called_liverpool":
@@ -216,10 +227,10 @@ def describe_round_end(end: dict[str, Any], *, viewer: int | None = 0, cut_bonus
 
 
 def describe_action(seat: int, action: Action | dict[str, Any], *, viewer: int | None = None) -> str:
-    """A move before it is applied, e.g. ``seat 0: lay off 4♣ on table meld 0``.
+    """A move before it is applied, e.g. ``seat 1: lay off 4♣ on table meld 0``.
 
     >>> describe_action(2, Action.discard("K♠"))
-    'seat 2: discard K♠'
+    'seat 3: discard K♠'
     """
     action = action if isinstance(action, Action) else Action.from_dict(action)
     name = action.name
@@ -244,8 +255,21 @@ def describe_action(seat: int, action: Action | dict[str, Any], *, viewer: int |
 
 
 def describe_refusal(error: LiverpoolError) -> str:
-    """``refused [code, rule]: message`` — the engine's code and rule id (never
-    translated) and its sentence (in the current language once the engine's
-    messages follow :func:`liverpool.set_language`)."""
-    tag = f"{error.code}, {error.rule}" if error.rule else error.code
-    return _t("refused", tag=tag, message=error.message)
+    """What a learner reads when a move is refused: the engine's sentence in the current
+    language, which ends with the rule id ("… (L-5.3)"), after a short "not allowed".
+    Never the error code (``invalid_meld``): codes are for programs (``error.code``) and
+    logs, and the sentence is said once.
+
+    >>> g = GameState.from_position({"profile": "liverpool", "players": 4, "round": 1, "dealer": 3,
+    ...     "active": 0, "phase": "play", "hands": [["3♥", "5♠"], ["4♥"], ["5♥"], ["6♥"]], "discard": ["2♣"]})
+    >>> try:
+    ...     g.apply(1, Action.discard("4♥"))
+    ... except LiverpoolError as e:
+    ...     error = e
+    >>> error.code, error.english
+    ('not_your_turn', "it is seat 0's turn, not seat 1's (L-1.3)")
+    >>> with i18n.language("es"):
+    ...     describe_refusal(error)
+    'jugada rechazada: es el turno del jugador 1, no del jugador 2 (L-1.3)'
+    """
+    return text("common", "refusal", sentence=error.message)

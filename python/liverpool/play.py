@@ -241,11 +241,12 @@ def _sorted_hand(cards: list[Card]) -> str:
 
 
 def _cards(n: int) -> str:
-    return _t("cards_one") if n == 1 else _t("cards_many", n=n)
+    return _t("cards", count=n)
 
 
-def _who(seat: int) -> str:
-    return narration.who(seat, HUMAN)
+def _who(seat: int, case: str = "label") -> str:
+    """"you" or "seat N" (counted from 1): a ``label`` in lists, the ``subject`` of a sentence."""
+    return narration.who(seat, HUMAN, case)
 
 
 def _totals(state: GameState) -> str:
@@ -261,7 +262,7 @@ def describe_table(state: GameState) -> str:
         if state.dealer == HUMAN:
             lines.append(_t("you_deal", cutter=cutter, cards=_cards(state.stock_size)))
         else:
-            lines.append(_t("deals", dealer=_who(state.dealer), cutter=cutter, cards=_cards(state.stock_size)))
+            lines.append(_t("deals", dealer=_who(state.dealer, "subject"), cutter=cutter, cards=_cards(state.stock_size)))
         lines.append(_totals(state))
         return "\n".join(lines)
     if state.table:
@@ -320,7 +321,7 @@ def prompt_for(state: GameState) -> str:
         assert offer is not None
         kind, discarder = offer
         if kind == "rummy":
-            return _t("prompt_call_rummy", who=_who(discarder), top=top, **words)
+            return _t("prompt_call_rummy", who=_who(discarder, "subject"), top=top, **words)
         return _t("prompt_call_liverpool", top=top, **words)
     if phase == "call_discard":
         return _t("prompt_call_discard", **words)

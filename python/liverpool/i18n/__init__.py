@@ -12,14 +12,41 @@ CLDR plural categories (``"one"``, ``"few"``, ``"many"``, ``"other"``, as Babel'
 values (``"=0"``), chosen by the placeholder ``count`` (or the one ``"plural_by"``
 names). ``"other"`` is required and is the fallback. So a catalogue never writes
 "carta(s)": ``{"one": "{count} carta", "other": "{count} cartas", "=0": "nenhuma carta"}``.
+Portuguese is Brazilian, whose CLDR rule puts 0 in ``"one"``: a count that can be 0
+gets an ``"=0"`` form ("nenhuma carta"), never "0 carta".
 
+**Seats.** The API counts seats from 0; people count them from 1 ("jogador 1" is the
+first seat). The shift happens in one place, :func:`seat_number`, when a seat is
+rendered for a person: :func:`text` shows an integer ``seat`` parameter as
+``seat_number(seat)``, and :meth:`liverpool.errors.Message.render` does the same for
+the seat placeholders of the refusals a player reads. The engine's own English
+(``LiverpoolError.english``, logs) and every API field keep the index.
+
+**Articles and prepositions.** A placeholder never needs an article the template
+cannot see: the ``common`` catalogue has one phrase per grammatical case for a seat
+and for the learner, and the sentence picks the case it needs (see
+:func:`seat_phrase`)::
+
+    case        en        pt                  es
+    label       seat 2    jogador 2           jugador 2          (lists, table rows)
+    subject     seat 2    o jogador 2 / você  el jugador 2 / tú  ("{who} puxou")
+    object      seat 2    o jogador 2 / você  el jugador 2 / ti  (after para, por, for)
+    to          seat 2    ao jogador 2 / a você  al jugador 2 / a ti
+
+A template that holds the bare label may write the article itself ("pergunta ao
+{seat}" with "jogador 2"). Cards are never preceded by an article whose gender could
+clash with the card's name ("el Q♠" reads "el reina"): templates write "a carta Q♠" /
+"la carta Q♠", or the code alone as the rules texts do ("Descarte 8♦").
 
 >>> from liverpool import i18n
 >>> with i18n.language("pt"):
-...     i18n.text("common", "seat", seat=2)
-'jogador 2'
->>> i18n.text("common", "seat", seat=2)
-'seat 2'
+...     i18n.text("common", "seat", seat=1), seat_phrase(1, "to")
+('jogador 2', 'ao jogador 2')
+>>> i18n.text("common", "seat", seat=0)
+'seat 1'
+>>> with i18n.language("es"):
+...     seat_phrase(0, "object", you=True), seat_phrase(2, "subject")
+('ti', 'el jugador 3')
 >>> with i18n.language("es"):
 ...     i18n.text("common", "cards", count=1), i18n.text("common", "cards", count=3)
 ('1 carta', '3 cartas')
@@ -49,6 +76,9 @@ __all__ = [
     "placeholders",
     "choose",
     "plural_category",
+    "seat_number",
+    "seat_phrase",
+    "SEAT_CASES",
     "Template",
 ]
 
@@ -146,6 +176,40 @@ def choose(template: Template, lang: str, params: Mapping[str, Any]) -> str:
     return template.get(plural_category(lang, count), template["other"])
 
 
+def seat_number(seat: int) -> int:
+    """The number people read for the API's seat index ``seat``: seats are shown from 1.
+
+    The only place the shift is defined (docs/glossary.md, docs/errors.md)."""
+    return seat + 1
+
+
+#: The grammatical cases of a seat phrase (the ``common`` keys ``seat_<case>`` and
+#: ``you_<case>``): see the module's doc.
+SEAT_CASES: tuple[str, ...] = ("label", "subject", "object", "to")
+
+
+def seat_phrase(seat: int, case: str = "label", /, lang: str | None = None, *, you: bool = False) -> str:
+    """Seat ``seat`` (an API index) as people read it, in grammatical ``case`` of
+    :data:`SEAT_CASES`; with ``you`` the learner's own pronoun in that case."""
+    if case not in SEAT_CASES:
+        from liverpool.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(
+            f"unknown seat case {case!r}: choose one of {', '.join(SEAT_CASES)}", code="invalid_argument"
+        )
+    if you:
+        return text("common", "you" if case in ("label", "subject") else f"you_{case}", lang=lang)
+    return text("common", "seat" if case == "label" else f"seat_{case}", lang=lang, seat=seat)
+
+
+def _for_people(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with an integer ``seat`` (an API index) shown from 1."""
+    seat = params.get("seat")
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return {**params, "seat": seat_number(seat)}
+    return params
+
+
 def domains() -> list[str]:
     """Every catalogue domain (the file names of the default language)."""
     folder = resources.files(__name__).joinpath("catalogues", DEFAULT)
@@ -173,8 +237,10 @@ def text(domain: str, key: str, /, lang: str | None = None, **params: Any) -> st
     """The message ``key`` of ``domain`` in ``lang`` (default: the current language),
     filled with ``params``. Falls back to English, then to the key itself, so a missing
     translation shows something readable instead of failing (the catalogue tests make
-    sure nothing is missing)."""
+    sure nothing is missing). An integer ``seat`` is an API index and is shown from 1
+    (:func:`seat_number`); a seat already written as words is left as it is."""
     lang = _current if lang is None else _check(lang)
+    params = _for_people(params)
     template = catalogue(lang, domain).get(key)
     if template is None:
         template = catalogue(DEFAULT, domain).get(key, key)

@@ -66,7 +66,8 @@ def describe_event(event: Event | dict[str, Any], state: GameState | None = None
 
 
 def describe_refusal(error: LiverpoolError) -> str:
-    """``refused [code, rule]: message`` for an engine error (code and rule id untranslated)."""
+    """What a learner reads for an engine error: its sentence and rule id, no error code
+    (:func:`liverpool.narration.describe_refusal`)."""
     return narration.describe_refusal(error)
 
 

@@ -67,11 +67,13 @@ def meld_html(meld: Meld, *, label: str | None = None, highlight: Iterable[Card 
 
 
 def refusal_html(error: LiverpoolError) -> str:
-    """The engine's refusal: its code, the rule it cites and its message."""
-    rule = f" · {html.escape(error.rule)}" if error.rule else ""
+    """The engine's refusal as a learner reads it: its sentence in the page's language,
+    which ends with the rule id it cites. The error code is for programs: it stays in
+    ``data-code`` (and the rule in ``data-rule``), never in the visible text."""
+    rule = f' data-rule="{html.escape(error.rule)}"' if error.rule else ""
     return (
-        f'<div class="lp-refusal" style="color:#922b21">✗ <code>{html.escape(error.code)}</code>{rule} — '
-        f"{html.escape(str(error))}</div>"
+        f'<div class="lp-refusal" data-code="{html.escape(error.code)}"{rule} style="color:#922b21">'
+        f"✗ {html.escape(error.message)}</div>"
     )
 
 
