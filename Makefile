@@ -1,5 +1,5 @@
 # The single entry point. `make notebooks` and `make test` are the README's two commands.
-.PHONY: setup notebooks lab demo test bench
+.PHONY: setup notebooks lab demo test test-long bench
 
 PORT ?= 8866
 
@@ -20,6 +20,10 @@ demo: setup
 
 test:
 	bash scripts/test.sh
+
+# The same checks with the exhaustive budgets (run before a release; docs/testing.md).
+test-long:
+	bash scripts/test.sh --long
 
 bench: setup
 	.venv/bin/liverpool bench --json target/bench.json

@@ -3,14 +3,41 @@
 # Python tests (hypothesis 'ci' profile, doctests, executed notebooks), the
 # conformance scenarios, a quick benchmark smoke run, and the real-browser test
 # (every notebook in Voila + Chromium, screenshots in target/screenshots).
+#
+# `scripts/test.sh --long` (make test-long) runs the same steps with the exhaustive
+# budgets: hypothesis profile `long`, 20x the Rust fuzz cases. docs/testing.md says
+# which command runs what.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI=${CI:-}
-export HYPOTHESIS_PROFILE=${HYPOTHESIS_PROFILE:-ci}
+if [ "${1:-}" = "--long" ]; then
+    export HYPOTHESIS_PROFILE=long
+    export LIVERPOOL_FUZZ_CASES=${LIVERPOOL_FUZZ_CASES:-20000}
+    export LIVERPOOL_FUZZ_EXAMPLES=${LIVERPOOL_FUZZ_EXAMPLES:-2000}
+else
+    export HYPOTHESIS_PROFILE=${HYPOTHESIS_PROFILE:-ci}
+fi
 # setup.sh installs Chromium, so here a missing browser is a failure, not a skip.
 export LIVERPOOL_REQUIRE_BROWSER=1
 
-step() { printf '\n== %s\n' "$*"; }
+started=$SECONDS
+last=$SECONDS
+last_name=""
+# Each step prints how long the one before it took, and the end the whole run's time,
+# so a slow step shows in every CI log.
+step() {
+    if [ -n "$last_name" ]; then printf '   (%s: %ds)\n' "$last_name" $((SECONDS - last)); fi
+    last=$SECONDS
+    last_name="$*"
+    printf '\n== %s\n' "$*"
+}
+finish() {
+    local code=$?
+    if [ -n "$last_name" ]; then printf '   (%s: %ds)\n' "$last_name" $((SECONDS - last)); fi
+    printf '\n== total: %ds\n' $((SECONDS - started))
+    return $code
+}
+trap finish EXIT
 
 step "setup"
 bash scripts/setup.sh

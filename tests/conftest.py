@@ -1,7 +1,9 @@
 """Shared test settings: hypothesis profiles.
 
-``dev`` (the default) is quick for local runs; ``ci`` runs many more examples.
-Pick one with ``HYPOTHESIS_PROFILE=dev|ci``; when only ``CI`` is set, ``ci`` is used.
+``dev`` (the default) is quick for local runs; ``ci`` is what ``make test`` (and so
+``.ci/run``) uses; ``long`` is the exhaustive budget of ``make test-long``, run before a
+release (docs/testing.md). Pick one with ``HYPOTHESIS_PROFILE=dev|ci|long``; when only
+``CI`` is set, ``ci`` is used.
 """
 
 from __future__ import annotations
@@ -15,5 +17,6 @@ from hypothesis import HealthCheck, settings
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
 settings.register_profile("dev", max_examples=50, deadline=None, suppress_health_check=_SLOW_OK)
-settings.register_profile("ci", max_examples=400, deadline=None, suppress_health_check=_SLOW_OK)
+settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=_SLOW_OK)
+settings.register_profile("long", max_examples=1000, deadline=None, suppress_health_check=_SLOW_OK)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))

@@ -67,7 +67,7 @@ ALL_CARDS = [Card.from_id(i) for i in range(53)]
 KNOWN_CODES = set(error_codes())
 RULE_ID = re.compile(r"[LCW]-\d+(\.\d+)?")
 
-# Runs come from the profile (dev 50, ci 400); longer runs under the bigger profile.
+# Runs come from the profile (dev 50, ci 100, long 1000); longer runs under the long one.
 STEPS = 40 if settings.default is not None and settings.default.max_examples >= 200 else 30
 # Up to this many bot actions before the random steps start, so that later rounds,
 # buying chains, lay-offs and game ends are reached (a whole game is ~2000 actions).
