@@ -29,13 +29,14 @@ __all__ = [
     "card_picker",
     "CARD_KINDS",
     "contract_words",
+    "melds_words",
 ]
 
 _SUITS = ("♠", "♥", "♦", "♣")
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
-#: The picker's card kinds: 52 natural cards, suit by suit, then two jokers (54 buttons).
-CARD_KINDS: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in _SUITS for rank in _RANKS) + ("JK", "JK")
+#: The picker's card kinds: 52 natural cards, suit by suit, then the joker (53 buttons).
+CARD_KINDS: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in _SUITS for rank in _RANKS) + ("JK",)
 
 
 def t(key: str, /, **params: Any) -> str:
@@ -113,63 +114,87 @@ def result_area() -> Any:
     return area
 
 
-def card_picker(initial: Iterable[Card | str] = ()) -> SimpleNamespace:
-    """A grid of the 54 card kinds as toggle buttons (one row per suit, a row for the two jokers).
+#: How many copies of a kind the deck holds: two of each natural card, three jokers (L-1.2).
+_COPIES = {"natural": 2, "joker": 3}
 
-    Returns a namespace with ``box``, ``buttons`` (one per kind, in :data:`CARD_KINDS` order),
+
+def card_picker(initial: Iterable[Card | str] = ()) -> SimpleNamespace:
+    """A grid of the 53 card kinds as buttons, suit by suit, wrapping on a narrow page.
+
+    The deck has two copies of every natural card and three jokers (L-1.2), and a set may
+    repeat a card (L-4.1): a click picks a card, the next click its second copy (a joker: up
+    to three), the click after that puts them all back. The button shows the count
+    ("7♠ ×2").
+
+    Returns a namespace with ``box``, ``buttons`` (one per kind, in :data:`CARD_KINDS` order,
+    ``button.count`` the copies picked), ``press(kind)`` (a click on that kind's button),
     ``selected()`` (the picked cards in the order they were picked: the order matters for a
     run's jokers), ``set(cards)``, ``clear()`` and ``on_change(callback)``.
     """
     import ipywidgets as widgets
 
-    order: list[int] = []
+    order: list[int] = []  # kind indices, one entry per picked copy, in picking order
     listeners: list[Callable[[], None]] = []
     buttons: list[Any] = []
-    quiet = [False]
 
-    def toggled(index: int, change: dict[str, Any]) -> None:
-        if change["new"]:
+    def most(index: int) -> int:
+        return _COPIES["joker" if CARD_KINDS[index] == "JK" else "natural"]
+
+    def redraw(index: int) -> None:
+        button = buttons[index]
+        count = order.count(index)
+        button.count = count
+        name = str(Card(CARD_KINDS[index]))
+        button.description = name if count < 2 else f"{name} ×{count}"
+        button.button_style = "info" if count else ""
+        button.tooltip = name
+
+    def notify() -> None:
+        for listener in listeners:
+            listener()
+
+    def press(index_or_kind: int | str) -> None:
+        index = index_or_kind if isinstance(index_or_kind, int) else CARD_KINDS.index(str(Card(index_or_kind)))
+        if order.count(index) < most(index):
             order.append(index)
-        elif index in order:
-            order.remove(index)
-        if not quiet[0]:
-            for listener in listeners:
-                listener()
+        else:
+            order[:] = [i for i in order if i != index]
+        redraw(index)
+        notify()
 
     for index, kind in enumerate(CARD_KINDS):
         card = Card(kind)
         color = "#8e44ad" if card.is_joker else ("#c0392b" if card.suit in ("♥", "♦") else "#222")
-        button = widgets.ToggleButton(
-            value=False,
+        button = widgets.Button(
             description=str(card),
-            layout=widgets.Layout(width="3.4em", padding="0"),
+            layout=widgets.Layout(min_width="3.4em", width="auto", padding="0 4px", margin="1px"),
             style={"text_color": color},
         )
+        button.count = 0
         button.add_class("lp-pick")
-        button.observe(lambda change, i=index: toggled(i, change), names="value")
+        button.on_click(lambda _, i=index: press(i))
         buttons.append(button)
 
-    rows = [widgets.HBox(buttons[r * 13 : (r + 1) * 13]) for r in range(4)] + [widgets.HBox(buttons[52:])]
-    box = widgets.VBox(rows)
+    # Each suit on its own line, wrapping when the page is narrower than 13 buttons
+    # (a phone: 390 px holds about seven), so no card is ever cut off.
+    wrap = widgets.Layout(flex_flow="row wrap", width="100%")
+    rows = [widgets.HBox(buttons[r * 13 : (r + 1) * 13], layout=wrap) for r in range(4)]
+    rows.append(widgets.HBox(buttons[52:], layout=wrap))
+    box = widgets.VBox(rows, layout=widgets.Layout(width="100%", max_width="100%"))
     box.add_class("lp-picker")
 
     def selected() -> list[Card]:
         return [Card(CARD_KINDS[i]) for i in order]
 
     def set_cards(cards: Iterable[Card | str]) -> None:
-        quiet[0] = True
-        try:
-            for button in buttons:
-                button.value = False
-            for card in cards:
-                name = str(card if isinstance(card, Card) else Card(card))
-                free = [i for i, kind in enumerate(CARD_KINDS) if kind == name and not buttons[i].value]
-                if free:
-                    buttons[free[0]].value = True
-        finally:
-            quiet[0] = False
-        for listener in listeners:
-            listener()
+        order.clear()
+        for card in cards:
+            index = CARD_KINDS.index(str(card if isinstance(card, Card) else Card(card)))
+            if order.count(index) < most(index):
+                order.append(index)
+        for index in range(len(buttons)):
+            redraw(index)
+        notify()
 
     def clear() -> None:
         set_cards(())
@@ -178,16 +203,25 @@ def card_picker(initial: Iterable[Card | str] = ()) -> SimpleNamespace:
         listeners.append(callback)
 
     set_cards(initial)
-    return SimpleNamespace(box=box, buttons=buttons, selected=selected, set=set_cards, clear=clear, on_change=on_change)
+    return SimpleNamespace(
+        box=box, buttons=buttons, press=press, selected=selected, set=set_cards, clear=clear, on_change=on_change
+    )
+
+
+def melds_words(sets: int, runs: int) -> str:
+    """"2 sets and 1 run" in the current language, through the catalogue's plural templates
+    (a kind with no meld is left out)."""
+    parts = []
+    if sets:
+        parts.append(t("set_count", count=sets))
+    if runs:
+        parts.append(t("run_count", count=runs))
+    return t("and").join(parts)
 
 
 def contract_words(rules: RuleSet, round: int) -> str:
-    """The contract of ``round`` in words, in the current language (from ``RuleSet.contracts``)."""
+    """The contract of ``round`` in words, in the current language, from the engine's
+    contract data (``RuleSet.contracts``): "2 runs", never a count the contract lacks."""
     sets, runs, whole_hand = rules.contracts[round - 1]
-    parts = []
-    if sets:
-        parts.append(t("n_sets", n=sets) if sets > 1 else t("one_set"))
-    if runs:
-        parts.append(t("n_runs", n=runs) if runs > 1 else t("one_run"))
-    words = t("and").join(parts)
+    words = melds_words(sets, runs)
     return t("whole_hand_contract", melds=words) if whole_hand else words
