@@ -646,3 +646,13 @@ def test_contract_words_in_english() -> None:
     rules = RuleSet()
     assert tour.contract_words(rules, 3) == "2 runs"  # round 3: two runs (L-3)
     assert tour.contract_words(rules, 2) == "1 set and 1 run"
+
+
+def test_a_refusal_shows_the_sentence_and_rule_never_the_raw_code() -> None:
+    ui = tour.meld_checker(cards=())
+    pick(ui, "7♠", "7♥", "7♦")
+    ui.kind.value = "run"  # L-4.2: not one suit
+    shown = words(ui.result.value)
+    assert "invalid_meld" not in shown and "L-4.2" in shown
+    assert shown.count("L-4.2") == 1  # the rule id once, even when the message ends with it
+    assert 'data-code="invalid_meld"' in ui.result.value  # kept for programs and tests

@@ -474,7 +474,7 @@ def joker_lab(meld: str = "5♥ JK 7♥ 8♥", rules: RuleSet | None = None) -> 
         description=t("meld"),
         style=_WIDE,
         continuous_update=False,  # answer when the learner presses Enter or leaves the field
-        layout=widgets.Layout(width="24em", max_width="100%"),
+        layout=widgets.Layout(width="100%", max_width="24em"),
     )
     examples = widgets.Dropdown(
         # A placeholder first, so the list never starts blank; the meld shown, if it is one of them.
@@ -834,9 +834,9 @@ def round7_builder(hand: str = _ROUND7_HAND, rules: RuleSet | None = None) -> Si
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
-    hand_text = widgets.Text(value=hand, description=t("hand"), style=_WIDE, layout=widgets.Layout(width="36em", max_width="100%"))
+    hand_text = widgets.Text(value=hand, description=t("hand"), style=_WIDE, layout=widgets.Layout(width="100%", max_width="36em"))
     runs = [
-        widgets.Text(value=value, description=t("run_n", n=i + 1), style=_WIDE, layout=widgets.Layout(width="30em", max_width="100%"))
+        widgets.Text(value=value, description=t("run_n", n=i + 1), style=_WIDE, layout=widgets.Layout(width="100%", max_width="30em"))
         for i, value in enumerate(("2♠ 3♠ 4♠ 5♠ 6♠", "", ""))
     ]
     button = try_button(t("go_down"))
@@ -997,7 +997,7 @@ def scoring_calculator(
     picker = card_picker(cards)
     bonus = widgets.Checkbox(value=False, description=t("you_cut_exactly"), style=_WIDE)
     before = [
-        widgets.IntText(value=v, description=seat_words(s), style=_WIDE, layout=widgets.Layout(width="12em", max_width="100%"))
+        widgets.IntText(value=v, description=seat_words(s), style=_WIDE, layout=widgets.Layout(width="100%", max_width="12em"))
         for s, v in enumerate(totals)
     ]
     # The other seats' cards left in hand are the learner's to say (no invented scores):
@@ -1008,7 +1008,7 @@ def scoring_calculator(
             description=t("cards_left_of", seat=seat_words(seat)),
             style=_WIDE,
             continuous_update=False,
-            layout=widgets.Layout(width="22em", max_width="100%"),
+            layout=widgets.Layout(width="100%", max_width="22em"),
         )
         for seat, cards_left in zip((2, 3), other_hands, strict=True)
     ]

@@ -68,11 +68,15 @@ def meld_html(meld: Meld, *, label: str | None = None, highlight: Iterable[Card 
 
 
 def refusal_html(error: LiverpoolError) -> str:
-    """The engine's refusal: its code, the rule it cites and its message."""
-    rule = f" · {html.escape(error.rule)}" if error.rule else ""
+    """The engine's refusal as a learner reads it: the sentence and the rule it cites (the
+    rule id once: messages often end with it). The error code is for programs and tests,
+    kept in the ``data-code`` attribute, never shown."""
+    message = str(error)
+    rule = error.rule or ""
+    cited = f"{html.escape(rule)} — " if rule and rule not in message else ""
     return (
-        f'<div class="lp-refusal" style="color:#922b21">✗ <code>{html.escape(error.code)}</code>{rule} — '
-        f"{html.escape(str(error))}</div>"
+        f'<div class="lp-refusal" data-code="{html.escape(error.code)}" data-rule="{html.escape(rule)}" '
+        f'style="color:#922b21">✗ {cited}{html.escape(message)}</div>'
     )
 
 
@@ -86,11 +90,27 @@ def note_html(sentence: str) -> str:
     return line(sentence, css_class="lp-note")
 
 
+#: Every tour control fits a phone's width (390 px): rows of controls wrap, a field with
+#: its label wraps the label above it, and no control is wider than the page.
+NARROW_PAGE_CSS = """<style>
+.lp-tour { max-width: 100%; }
+.lp-tour .widget-hbox, .lp-tour .widget-inline-hbox, .lp-tour .widget-toggle-buttons .btn-group,
+.lp-tour .widget-toggle-buttons { flex-wrap: wrap; }
+.lp-tour .widget-inline-hbox, .lp-tour .widget-hbox > *, .lp-tour .widget-text input { max-width: 100%; }
+.lp-tour .widget-inline-hbox .widget-label { max-width: 100%; }
+.lp-tour .widget-text input { min-width: 8em; }
+.lp-tour .widget-button:not(.lp-pick) { width: auto; min-width: 148px; max-width: 100%; height: auto;
+  min-height: var(--jp-widgets-inline-height, 28px); white-space: normal; }
+</style>"""
+
+
 def root_box(name: str, children: Sequence[Any]) -> Any:
-    """The builder's root ``VBox`` with the browser test's hooks ``lp-tour`` and ``lp-tour-<name>``."""
+    """The builder's root ``VBox`` with the browser test's hooks ``lp-tour`` and ``lp-tour-<name>``
+    (and the style that keeps its controls inside a narrow page, :data:`NARROW_PAGE_CSS`)."""
     import ipywidgets as widgets
 
-    box = widgets.VBox(list(children), layout=widgets.Layout(align_items="flex-start"))
+    style = widgets.HTML(NARROW_PAGE_CSS, layout=widgets.Layout(height="0px", margin="0"))
+    box = widgets.VBox([style, *children], layout=widgets.Layout(align_items="flex-start", max_width="100%"))
     box.add_class("lp-tour")
     box.add_class(f"lp-tour-{name}")
     return box
@@ -146,7 +166,9 @@ def card_picker(initial: Iterable[Card | str] = ()) -> SimpleNamespace:
         button.count = count
         name = str(Card(CARD_KINDS[index]))
         button.description = name if count < 2 else f"{name} ×{count}"
-        button.button_style = "info" if count else ""
+        # Picked: a light highlight that keeps the suit's colour readable.
+        button.style.button_color = "#f9e79f" if count else None
+        button.style.font_weight = "bold" if count else ""
         button.tooltip = name
 
     def notify() -> None:
