@@ -316,18 +316,20 @@ def test_the_number_of_kernels_stays_bounded(served: Served) -> None:
     assert kernels[-1] in alive  # the newest page keeps its kernel: the oldest made room
 
 
-def test_serve_starts_voila_on_any_folder_and_stops_on_sigterm(tmp_path: Path) -> None:
+def test_serve_starts_voila_on_any_folder_passes_rules_and_stops_on_sigterm(tmp_path: Path) -> None:
     pytest.importorskip("voila")
     folder = tmp_path / "notebooks" / "en"
     folder.mkdir(parents=True)
-    cell = nbformat.v4.new_code_cell("print('served by liverpool')")  # type: ignore[no-untyped-call]
+    code = "from liverpool.serve import notebook_rules\nprint('served by liverpool:', notebook_rules().name)"
+    cell = nbformat.v4.new_code_cell(code)  # type: ignore[no-untyped-call]
     notebook = nbformat.v4.new_notebook(cells=[cell])  # type: ignore[no-untyped-call]
     nbformat.write(notebook, folder / "hello.ipynb")  # type: ignore[no-untyped-call]
-    served = _start(tmp_path, "--notebooks", str(tmp_path / "notebooks"))
+    served = _start(tmp_path, "--notebooks", str(tmp_path / "notebooks"), "--rules", "shanghai")
     try:
         assert served.url == f"http://127.0.0.1:{served.port}/voila/tree/en?token={served.token}"  # no welcome here
         status, page, _ = _get(served.port, served.path("/voila/render/en/hello.ipynb"), {"Host": f"{HOST}:{served.port}"})
-        assert status == 200 and "served by liverpool" in page
+        # --rules reached the notebook's kernel (LIVERPOOL_RULES, read by notebook_rules).
+        assert status == 200 and f"served by liverpool: {RuleSet.load('shanghai').name}" in html.unescape(page)
     finally:
         _stop(served)
     assert port_is_free(served.port), "the Voila server outlived `liverpool serve`"
