@@ -109,6 +109,15 @@ def test_the_printed_address_opens_the_welcome_page_in_every_language(served: st
     _open(page, f"{base}/voila/render/es/{WELCOME}")
     _check_welcome(page, "es", base)
     _shot(page, "welcome-es")
+    # On a phone the page's text (and the glossary table) wraps: no line is wider than the screen.
+    page.set_viewport_size({"width": 390, "height": 900})
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('#rendered_cells p, #rendered_cells li, #rendered_cells h1, #rendered_cells h2')]
+            .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).map((e) => e.textContent.slice(0, 40))"""
+    )
+    _shot(page, "welcome-es-390")
+    assert wide == [], wide
+    page.set_viewport_size({"width": 800, "height": 900})
 
 
 def test_the_meld_checker_king_of_spades_is_clickable_at_390_px(served: str, page: Any) -> None:
