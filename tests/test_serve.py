@@ -335,6 +335,23 @@ def test_serve_starts_voila_on_any_folder_passes_rules_and_stops_on_sigterm(tmp_
     assert port_is_free(served.port), "the Voila server outlived `liverpool serve`"
 
 
+def test_lab_answers_only_local_hosts_and_opens_the_welcome_page(tmp_path: Path) -> None:
+    pytest.importorskip("jupyterlab")
+    served = _start(tmp_path, "--lab", "--language", "es")
+    try:
+        assert served.url == f"http://127.0.0.1:{served.port}/lab/tree/es/{WELCOME}?token={served.token}"
+        local = {"Host": f"{HOST}:{served.port}"}
+        assert _request(served.port, "GET", served.path("/api/status"), local).status == 200
+        foreign = {"Host": f"evil.example:{served.port}"}
+        assert _request(served.port, "GET", served.path("/api/status"), foreign).status == 403
+        assert _request(served.port, "GET", "/api/status", local).status == 403  # no token
+        status, listing, _ = _get(served.port, served.path("/api/contents"), local)
+        assert status == 200 and "src" not in re.findall(r'"name":\s*"([^"]*)"', listing)
+    finally:
+        _stop(served)
+    assert port_is_free(served.port)
+
+
 # ---------------------------------------------------------------- the way in: links and titles
 
 
