@@ -203,7 +203,9 @@ def build_command(
     ]
 
 
-def welcome_url(port: int, language: str = "en", lab: bool = False, token: str = "", notebooks: Path | None = None) -> str:
+def welcome_url(
+    port: int, language: str = "en", lab: bool = False, token: str = "", notebooks: Path | None = None
+) -> str:
     """The address ``liverpool serve`` prints: the welcome page in ``language`` (in a
     folder without one, the language's file list).
 

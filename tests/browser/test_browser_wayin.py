@@ -126,6 +126,7 @@ def test_the_meld_checker_king_of_spades_is_clickable_at_390_px(served: str, pag
     page.set_viewport_size({"width": 390, "height": 900})
     _open(page, f"{base}/voila/render/en/02-rules-tour.ipynb?{parts.query}")  # the token: it may run alone
     checker = page.locator(".lp-tour-meld-checker")
+    assert checker.locator(".lp-refusal").count() == 0  # it opens on a valid meld (7♠ 7♠ 7♥), no error
     king = checker.locator("button.lp-pick", has_text="K♠")
     king.scroll_into_view_if_needed(timeout=RENDER_TIMEOUT_MS)
     box = king.bounding_box()

@@ -141,7 +141,12 @@ def go_down_explorer(
 
     rules = rules or RuleSet()
     text_value = hand if isinstance(hand, str) else " ".join(str(c if isinstance(c, Card) else Card(c)) for c in hand)
-    hand_box = widgets.Text(value=text_value, description=t("hand"), style={"description_width": "initial"}, layout=widgets.Layout(width="100%", max_width="36em"))
+    hand_box = widgets.Text(
+        value=text_value,
+        description=t("hand"),
+        style={"description_width": "initial"},
+        layout=widgets.Layout(width="100%", max_width="36em"),
+    )
     round_picker = widgets.Dropdown(
         options=[(f"{r}: {contract_words(rules, r)}", r) for r in range(1, rules.rounds + 1)],
         value=round,

@@ -834,9 +834,16 @@ def round7_builder(hand: str = _ROUND7_HAND, rules: RuleSet | None = None) -> Si
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
-    hand_text = widgets.Text(value=hand, description=t("hand"), style=_WIDE, layout=widgets.Layout(width="100%", max_width="36em"))
+    hand_text = widgets.Text(
+        value=hand, description=t("hand"), style=_WIDE, layout=widgets.Layout(width="100%", max_width="36em")
+    )
     runs = [
-        widgets.Text(value=value, description=t("run_n", n=i + 1), style=_WIDE, layout=widgets.Layout(width="100%", max_width="30em"))
+        widgets.Text(
+            value=value,
+            description=t("run_n", n=i + 1),
+            style=_WIDE,
+            layout=widgets.Layout(width="100%", max_width="30em"),
+        )
         for i, value in enumerate(("2♠ 3♠ 4♠ 5♠ 6♠", "", ""))
     ]
     button = try_button(t("go_down"))
@@ -997,7 +1004,9 @@ def scoring_calculator(
     picker = card_picker(cards)
     bonus = widgets.Checkbox(value=False, description=t("you_cut_exactly"), style=_WIDE)
     before = [
-        widgets.IntText(value=v, description=seat_words(s), style=_WIDE, layout=widgets.Layout(width="100%", max_width="12em"))
+        widgets.IntText(
+            value=v, description=seat_words(s), style=_WIDE, layout=widgets.Layout(width="100%", max_width="12em")
+        )
         for s, v in enumerate(totals)
     ]
     # The other seats' cards left in hand are the learner's to say (no invented scores):
@@ -1073,7 +1082,15 @@ def scoring_calculator(
     wrap = widgets.Layout(flex_flow="row wrap")
     box = root_box(
         "scoring",
-        [picker.box, bonus, *others, widgets.HBox(before[:2], layout=wrap), widgets.HBox(before[2:], layout=wrap), button, result],
+        [
+            picker.box,
+            bonus,
+            *others,
+            widgets.HBox(before[:2], layout=wrap),
+            widgets.HBox(before[2:], layout=wrap),
+            button,
+            result,
+        ],
     )
     return SimpleNamespace(
         box=box, picker=picker, bonus=bonus, totals=before, others=others, button=button, result=result, rules=rules
