@@ -948,7 +948,9 @@ def recycling_demo(rules: RuleSet | None = None) -> SimpleNamespace:
     result = result_area()
 
     def piles(state: GameState) -> str:
-        return line(_e(t("stock_size", n=state.stock_size)), "·", _e(t("discard_pile")), cards_html(state.discard))
+        # Each text in its own span: adjacent bare text would merge into one flex item, with no gap.
+        words = (t("stock_size", n=state.stock_size), "·", t("discard_pile"))
+        return line(*(f"<span>{_e(w)}</span>" for w in words), cards_html(state.discard))
 
     def draw(position: dict[str, Any]) -> None:
         state = GameState.from_position(position, rules)
