@@ -64,7 +64,7 @@ def test_deck_explorer_counts_the_engine_deck(players: int) -> None:
 
 def test_cut_of_41_earns_the_bonus_in_round_1_and_40_does_not() -> None:
     ui = tour.cut_explorer(round=1, cut=41)
-    bonus = tour_text("cut_bonus_yes", seat="seat 3", bonus=-50)
+    bonus = tour_text("cut_bonus_yes", seat="seat 4", bonus=-50)  # seat index 3, shown from 1
     assert bonus in words(ui.result.value)
     ui.cut.value = 40
     assert "Exact cut!" not in words(ui.result.value)
@@ -81,7 +81,7 @@ def test_cut_explorer_round_4_needs_49_and_shows_the_engine_deal() -> None:
     shown = cards_in(ui.result.value)
     expected = [str(c) for hand in dealt.hands for c in hand] + [str(dealt.up_card)]
     assert shown == expected and all(len(hand) == 12 for hand in dealt.hands)  # L-2.5
-    assert "seat 1 plays first" in words(ui.result.value)  # L-2.7: the dealer's left neighbour
+    assert "seat 2 plays first" in words(ui.result.value)  # L-2.7: the dealer's left neighbour
 
 
 def test_contract_ladder_sample_hands_hold_their_contracts() -> None:
@@ -258,7 +258,7 @@ def test_buying_table_chain() -> None:
     ui.seats[1].passing.click()
     assert visible_seats(ui) == [2]
     ui.seats[2].buy.click()
-    bought = [part for part in ui.result.value.split("<li>") if "seat 2 buys" in words(part)]
+    bought = [part for part in ui.result.value.split("<li>") if "seat 3 buys" in words(part)]
     assert len(bought) == 1 and cards_in(bought[0]) == ["K♣", top_of_stock]
     assert state().hand_sizes[2] == 12 and str(state().discard_top) == "9♥"
     # L-6.4: the buyer of the previous card is not asked for the next one
@@ -280,7 +280,7 @@ def test_buying_table_penalty_card_goes_to_the_buyer() -> None:
     stock_top = ui.state().stock[0]
     ui.seats[1].buy.click()
     assert stock_top in ui.state().hand(1) and Card("K♣") in ui.state().hand(1)
-    line = [part for part in ui.result.value.split("<li>") if "seat 1 buys" in words(part)][0]
+    line = [part for part in ui.result.value.split("<li>") if "seat 2 buys" in words(part)][0]
     assert cards_in(line) == ["K♣", str(stock_top)]
 
 
@@ -316,14 +316,14 @@ def test_recycling_demo() -> None:
 def test_scoring_calculator() -> None:
     ui = tour.scoring_calculator(cards=("A♠", "K♦", "4♥"), totals=(120, 95, 101, 99))
     text = words(ui.result.value)
-    assert "15" in text and tour_text("your_round_score", n=29) in text  # L-11: 15 + 10 + 4
+    assert "15" in text and tour_text("your_round_score_seat", seat="seat 2", n=29) in text  # L-11: 15 + 10 + 4
     ui.bonus.value = True
-    assert tour_text("your_round_score", n=29 - 50) in words(ui.result.value)  # L-10.2
+    assert tour_text("your_round_score_seat", seat="seat 2", n=29 - 50) in words(ui.result.value)  # L-10.2
     ui.bonus.value = False
     pick(ui, "JK", "10♣", "7♦")
-    assert tour_text("your_round_score", n=15 + 10 + 7) in words(ui.result.value)
-    ui.totals[1].value = 50  # now seat 1 has the lowest total
-    assert tour_text("game_winners", seats="seat 1") in words(ui.result.value)
+    assert tour_text("your_round_score_seat", seat="seat 2", n=15 + 10 + 7) in words(ui.result.value)
+    ui.totals[1].value = 50  # now seat index 1 (shown "seat 2") has the lowest total
+    assert tour_text("game_winners", seats="seat 2") in words(ui.result.value)
 
 
 # ---------------------------------------------------------------- the go-down explorer
@@ -466,7 +466,7 @@ def test_portuguese_rendering() -> None:
         ui = tour.meld_checker(cards=("7♠", "7♥", "7♦"))
         assert "Um jogo válido." in words(ui.result.value)
         buying = tour.buying_table()
-        assert "O motor pergunta a jogador 1" in words(buying.result.value) and "Carta de penalidade" in words(
+        assert "O motor pergunta a jogador 2" in words(buying.result.value) and "Carta de penalidade" in words(
             buying.result.value
         )
         assert buying.seats[1].buy.description == "Comprar"
@@ -481,7 +481,7 @@ def test_spanish_rendering() -> None:
         ui = tour.same_suit_runs_playground(first=3, second=6)
         assert "Aceptadas como las dos escaleras de la ronda 3." in words(ui.result.value)
         cut = tour.cut_explorer(round=1, cut=41)
-        assert "¡Corte exacto! jugador 3 gana el premio por cortar" in words(cut.result.value)
+        assert "¡Corte exacto! jugador 4 gana el premio por cortar" in words(cut.result.value)
         ladder = tour.contract_ladder()
         assert "1 trío y 2 escaleras" in words(ladder.ladder.value)
         keep = tour.keep_a_card_demo()
@@ -656,3 +656,14 @@ def test_a_refusal_shows_the_sentence_and_rule_never_the_raw_code() -> None:
     assert "invalid_meld" not in shown and "L-4.2" in shown
     assert shown.count("L-4.2") == 1  # the rule id once, even when the message ends with it
     assert 'data-code="invalid_meld"' in ui.result.value  # kept for programs and tests
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "es"])
+def test_seats_are_shown_counting_from_1(lang: str) -> None:
+    # Glossary decision: people count seats from 1; the API keeps its indices from 0.
+    zero = i18n.text("common", "seat", lang=lang, seat=0)
+    with i18n.language(lang):
+        for ui in (tour.cut_explorer(), tour.buying_table(), tour.scoring_calculator(), tour.recycling_demo()):
+            assert zero not in words(ui.result.value), words(ui.result.value)[:200]
+        four = tour.cut_explorer()
+        assert i18n.text("common", "seat", seat=4) in words(four.result.value)  # the fourth seat, index 3

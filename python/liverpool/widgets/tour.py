@@ -92,8 +92,9 @@ def _e(value: object) -> str:
 
 
 def seat_words(seat: int) -> str:
-    """ "seat 2" in the current language (plain text)."""
-    return text("common", "seat", seat=seat)
+    """Seat index ``seat`` as people count seats, from 1: ``seat_words(1)`` is "seat 2" in
+    the current language (plain text; the API keeps its indices from 0)."""
+    return text("common", "seat", seat=seat + 1)
 
 
 def _seat(seat: int) -> str:
@@ -1066,9 +1067,10 @@ def scoring_calculator(
             f"<th style='padding:2px 8px'>{_e(t(k))}</th>" for k in ("seat_column", "before", "this_round", "total")
         )
         winners = ", ".join(seat_words(s) for s in end.get("winners", []))
+        your_score = t("your_round_score_seat", seat=seat_words(1), n=scores[1] if len(scores) > 1 else 0)
         result.value = (
             f"<table>{per_card}</table>"
-            + f"<div><b>{_e(t('your_round_score', n=scores[1] if len(scores) > 1 else 0))}</b></div>"
+            + f"<div><b>{_e(your_score)}</b></div>"
             + (note_html(_e(t("cut_bonus_applied", bonus=rules.cut_bonus))) if bonus.value else "")
             + note_html(_e(t("seat0_out", seat=seat_words(0))))
             + f"<table><tr>{header}</tr>{rows}</table>"
