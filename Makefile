@@ -2,17 +2,18 @@
 .PHONY: setup notebooks lab demo test test-long bench
 
 PORT ?= 8866
+LANGUAGE ?= en
 
 setup:
 	bash scripts/setup.sh
 
-# Set up, then serve the teaching notebooks with Voila on 127.0.0.1 (the address is printed).
+# Set up, then serve the teaching notebooks with Voila on 127.0.0.1 (the welcome page's address is printed).
 notebooks: setup
-	.venv/bin/liverpool serve --port $(PORT)
+	.venv/bin/liverpool serve --port $(PORT) --language $(LANGUAGE)
 
 # The same notebooks in JupyterLab, code visible and editable.
 lab: setup
-	.venv/bin/liverpool serve --lab --port $(PORT)
+	.venv/bin/liverpool serve --lab --port $(PORT) --language $(LANGUAGE)
 
 # The terminal tour of the API.
 demo: setup

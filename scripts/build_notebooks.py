@@ -10,6 +10,14 @@ order. A line that starts with ``%%`` opens a cell:
 ``%% en``, ``%% pt``, ``%% es``
     one markdown cell, written three times: an ``en`` block followed by its ``pt`` and
     ``es`` blocks (in that order) is one cell of the notebook.
+``%% glossary``
+    (nothing under it) a markdown cell holding the table of ``docs/glossary.md``, the
+    notebook's language in the first column: the welcome page shows the one glossary.
+
+Every notebook but the welcome page (``00-welcome``) ends with a generated "where next"
+cell: links to the previous and the next notebook and to the welcome page, named by
+their titles (each source's first heading). A notebook's ``metadata.title`` is that
+heading too, so a browser tab says words, not a file name.
 
 The script writes ``notebooks/<lang>/NN-name.ipynb`` for every language, with no
 outputs and deterministic bytes (fixed cell ids, sorted keys), so that
@@ -32,8 +40,19 @@ LANGUAGES = ("en", "pt", "es")
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SOURCES = NOTEBOOKS / "src"
+GLOSSARY = ROOT / "docs" / "glossary.md"
+#: The welcome page's stem: ``liverpool serve`` opens ``<lang>/00-welcome.ipynb``.
+WELCOME = "00-welcome"
 
-_MARKER = re.compile(r"^%%\s*(code|en|pt|es)\s*$")
+_MARKER = re.compile(r"^%%\s*(code|en|pt|es|glossary)\s*$")
+# A rule id in a title, "(L-11)": kept in the page title, left out of the navigation links.
+_TITLE_RULE = re.compile(r"\s*\([LCW]-\d+(?:\.\d+)?\)")
+#: The generated navigation's few words, per language.
+NAVIGATION = {
+    "en": {"previous": "Previous", "next": "Next", "welcome": "All notebooks and the glossary"},
+    "pt": {"previous": "Anterior", "next": "Próximo", "welcome": "Todos os cadernos e o glossário"},
+    "es": {"previous": "Anterior", "next": "Siguiente", "welcome": "Todos los cuadernos y el glosario"},
+}
 # ⟦en|pt|es⟧ — brackets that never occur in Python or in card notation.
 _INLINE = re.compile(r"⟦([^⟦⟧]*)⟧")
 
@@ -82,6 +101,12 @@ def parse_source(text: str, name: str = "<source>") -> list[Cell]:
         marker, number, lines = blocks[position]
         where = f"{name}:{number}"
         body = "\n".join(lines).strip("\n")
+        if marker == "glossary":
+            if body.strip():
+                raise SourceError(f"{where}: %% glossary takes no text (the table comes from docs/glossary.md)")
+            cells.append(Cell("markdown", {lang: glossary_table(lang) for lang in LANGUAGES}))
+            position += 1
+            continue
         if not body.strip():
             raise SourceError(f"{where}: empty {marker} block")
         if marker == "code":
@@ -105,12 +130,60 @@ def parse_source(text: str, name: str = "<source>") -> list[Cell]:
     return cells
 
 
+def glossary_table(lang: str, glossary: Path = GLOSSARY) -> str:
+    """The language columns of ``docs/glossary.md``'s table with ``lang``'s column first (the
+    others follow in their order), as markdown."""
+    rows = [line for line in glossary.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
+    if len(rows) < 3:
+        raise SourceError(f"{glossary}: no table")
+    table = [[cell.strip() for cell in row.strip().strip("|").split("|")] for row in rows]
+    header, body = table[0], table[2:]
+    # One column per language (the learner's first); the doc's notes on rejected words
+    # are for writers, not for the welcome page.
+    first = LANGUAGES.index(lang)
+    order = [first, *(i for i in range(len(LANGUAGES)) if i != first)]
+    lines = ["| " + " | ".join(header[i] for i in order) + " |", "|" + "---|" * len(order)]
+    lines += ["| " + " | ".join(row[i] for i in order) + " |" for row in body]
+    return "\n".join(lines)
+
+
+def title_of(cells: list[Cell], lang: str) -> str:
+    """A notebook's title in ``lang``: the first ``# `` heading of its first cell."""
+    for line in cells[0].text[lang].splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    raise SourceError(f"the first cell has no '# ' title in {lang}")
+
+
+def navigation_cell(stems: list[str], titles: dict[str, dict[str, str]], stem: str) -> Cell:
+    """The "where next" cell ending notebook ``stem``: previous, next, the welcome page."""
+    numbered = [s for s in stems if s != WELCOME]
+    at = numbered.index(stem)
+    texts = {}
+    for lang in LANGUAGES:
+        words = NAVIGATION[lang]
+
+        def link(target: str, lang: str = lang) -> str:
+            name = _TITLE_RULE.sub("", titles[target][lang])
+            return f"[{target[:2]} · {name}]({target}.ipynb)"
+
+        parts = []
+        if at > 0:
+            parts.append(f"← {words['previous']}: {link(numbered[at - 1])}")
+        if at + 1 < len(numbered):
+            parts.append(f"{words['next']}: {link(numbered[at + 1])} →")
+        if WELCOME in stems:
+            parts.append(f"[{words['welcome']}]({WELCOME}.ipynb)")
+        texts[lang] = "---\n" + " · ".join(parts)
+    return Cell("markdown", texts)
+
+
 def _lines(text: str) -> list[str]:
     # nbformat's on-disk convention: a list of lines, each but the last keeping its newline.
     return text.splitlines(keepends=True)
 
 
-def build_notebook(cells: list[Cell], lang: str, stem: str) -> str:
+def build_notebook(cells: list[Cell], lang: str, stem: str, title: str | None = None) -> str:
     """The .ipynb text of one notebook in ``lang``: no outputs, stable ids, sorted keys."""
     notebook_cells = []
     for index, cell in enumerate(cells):
@@ -130,6 +203,8 @@ def build_notebook(cells: list[Cell], lang: str, stem: str) -> str:
             "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
             "language_info": {"name": "python"},
             "liverpool": {"language": lang, "source": f"notebooks/src/{stem}.txt"},
+            # The page title (Voila's browser tab), in words.
+            "title": title if title is not None else title_of(cells, lang),
         },
         "nbformat": 4,
         "nbformat_minor": 5,
@@ -144,10 +219,14 @@ def sources(folder: Path = SOURCES) -> list[Path]:
 def build_all(folder: Path = SOURCES) -> dict[Path, str]:
     """Every notebook file (path under notebooks/) and its text."""
     files: dict[Path, str] = {}
-    for source in sources(folder):
-        cells = parse_source(source.read_text(encoding="utf-8"), source.name)
+    parsed = {source.stem: parse_source(source.read_text(encoding="utf-8"), source.name) for source in sources(folder)}
+    stems = list(parsed)
+    titles = {stem: {lang: title_of(cells, lang) for lang in LANGUAGES} for stem, cells in parsed.items()}
+    for stem, cells in parsed.items():
+        if stem != WELCOME:
+            cells = [*cells, navigation_cell(stems, titles, stem)]
         for lang in LANGUAGES:
-            files[NOTEBOOKS / lang / f"{source.stem}.ipynb"] = build_notebook(cells, lang, source.stem)
+            files[NOTEBOOKS / lang / f"{stem}.ipynb"] = build_notebook(cells, lang, stem)
     return files
 
 

@@ -113,7 +113,7 @@ def test_meld_checker_keeps_the_picking_order_for_a_run_joker() -> None:
     ui = tour.meld_checker(cards=())
     ui.kind.value = "run"
     for name in ("5♥", "JK", "7♥", "8♥"):
-        ui.picker.buttons[tour_kinds().index(name)].value = True
+        ui.picker.buttons[tour_kinds().index(name)].click()
     assert [str(c) for c in ui.picker.selected()] == ["5♥", "JK", "7♥", "8♥"]
     ui.button.click()
     assert "A valid meld." in words(ui.result.value) and "6♥" in words(ui.result.value)
@@ -122,7 +122,7 @@ def test_meld_checker_keeps_the_picking_order_for_a_run_joker() -> None:
 def tour_kinds() -> list[str]:
     from liverpool.widgets.tourkit import CARD_KINDS
 
-    assert len(CARD_KINDS) == 54
+    assert len(CARD_KINDS) == 53  # 52 natural kinds and the joker
     return list(CARD_KINDS)
 
 
@@ -296,7 +296,7 @@ def test_round7_builder() -> None:
     assert tour_text("round7_out") in words(ui.result.value)
     ui.arrangements.click()
     found = liverpool.all_go_downs(ui.hand.value, 7, limit=20)
-    assert tour_text("arrangements_found", n=len(found)) in words(ui.result.value) and found
+    assert tour_text("arrangements_count", count=len(found)) in words(ui.result.value) and found
     ui.hand.value = "2♠ 3♠ 4♠ 5♠ 9♥ 10♥ J♥ Q♥ 4♦ 5♦ 6♦ K♣"
     ui.arrangements.click()
     assert tour_text("no_arrangement") in words(ui.result.value)
@@ -316,14 +316,14 @@ def test_recycling_demo() -> None:
 def test_scoring_calculator() -> None:
     ui = tour.scoring_calculator(cards=("A♠", "K♦", "4♥"), totals=(120, 95, 101, 99))
     text = words(ui.result.value)
-    assert "15" in text and tour_text("your_round_score", n=29) in text  # L-11: 15 + 10 + 4
+    assert "15" in text and tour_text("your_round_score_seat", seat="seat 2", n=29) in text  # L-11: 15 + 10 + 4
     ui.bonus.value = True
-    assert tour_text("your_round_score", n=29 - 50) in words(ui.result.value)  # L-10.2
+    assert tour_text("your_round_score_seat", seat="seat 2", n=29 - 50) in words(ui.result.value)  # L-10.2
     ui.bonus.value = False
     pick(ui, "JK", "10♣", "7♦")
-    assert tour_text("your_round_score", n=15 + 10 + 7) in words(ui.result.value)
-    ui.totals[1].value = 50  # now seat 1 has the lowest total
-    assert tour_text("game_winners", seats="seat 2") in words(ui.result.value)  # index 1, shown from 1
+    assert tour_text("your_round_score_seat", seat="seat 2", n=15 + 10 + 7) in words(ui.result.value)
+    ui.totals[1].value = 50  # now seat index 1 (shown "seat 2") has the lowest total
+    assert tour_text("game_winners", seats="seat 2") in words(ui.result.value)
 
 
 # ---------------------------------------------------------------- the go-down explorer
@@ -335,12 +335,14 @@ def test_go_down_explorer_updates_when_the_round_changes() -> None:
     ui.round.value = 3  # two runs: only one run in this hand
     assert ui.suggestion() is None
     text = words(ui.result.value)
-    assert tour_text("missing", what=tour_text("missing_runs", n=1)) in text
+    assert tour_text("missing", what=tour_text("run_count", count=1)) in text
     ui.round.value = 2  # a set and a run
     assert ui.suggestion() is not None and {m.kind for m in ui.suggestion()} == {"set", "run"}
     ui.hand.value = "7♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥"
     ui.round.value = 1
-    assert ui.suggestion() is None and "Outs:" in words(ui.result.value) and "7♦" in cards_in(ui.result.value)
+    outs = liverpool.outs("7♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥", 1)
+    assert ui.suggestion() is None and tour_text("outs_cards", count=len(outs)) in words(ui.result.value)
+    assert "7♦" in cards_in(ui.result.value)
 
 
 def test_go_down_explorer_never_suggests_a_go_down_that_leaves_no_discard() -> None:
@@ -535,3 +537,136 @@ def test_table_melds_are_numbered_as_the_board_numbers_them(lang: str) -> None:
     assert len(numbers) >= 2
     assert all(label.startswith(numbers[value] + " · ") for label, value in ui.meld.options)
     assert numbers[0] + " · " in joker.result.value  # where the freed joker may go
+
+
+# ---------------------------------------------------------------- issue 15, item 5: the tour's quirks
+
+
+def test_meld_checker_opens_on_the_notebooks_two_copy_set_without_a_refusal() -> None:
+    # Notebook 02 opens the checker on 7♠ 7♠ 7♥: two decks, so a set may repeat a card (L-4.1).
+    ui = tour.meld_checker(["7♠", "7♠", "7♥"])
+    assert "lp-refusal" not in ui.result.value, words(ui.result.value)
+    assert tour_text("valid_meld") in words(ui.result.value) and cards_in(ui.result.value) == ["7♠", "7♠", "7♥"]
+    seven = ui.picker.buttons[tour_kinds().index("7♠")]
+    assert seven.count == 2 and seven.description == "7♠ ×2"
+    seven.click()  # a third click puts both copies back
+    assert [str(c) for c in ui.picker.selected()] == ["7♥"] and seven.count == 0
+
+
+def test_card_picker_holds_the_decks_copies_and_no_more() -> None:
+    ui = tour.meld_checker(cards=())
+    for _ in range(3):
+        ui.picker.press("JK")
+    assert [str(c) for c in ui.picker.selected()] == ["JK", "JK", "JK"]  # three jokers (L-1.2)
+    ui.picker.press("JK")
+    assert ui.picker.selected() == []
+    ui.picker.set(["K♠", "K♠", "K♠"])  # only two K♠ exist
+    assert [str(c) for c in ui.picker.selected()] == ["K♠", "K♠"]
+
+
+def test_card_picker_rows_wrap_on_a_narrow_page() -> None:
+    # At 390 px a row of 13 buttons does not fit: each suit's row wraps (K♠ stays reachable).
+    ui = tour.meld_checker(cards=())
+    rows = ui.picker.box.children
+    assert len(rows) == 5 and all(row.layout.flex_flow == "row wrap" for row in rows)
+    assert ui.picker.buttons[tour_kinds().index("K♠")] in rows[0].children
+
+
+def test_round7_arrangements_fill_the_run_fields_so_go_down_works() -> None:
+    ui = tour.round7_builder()
+    assert "whole_hand_required" in ui.result.value
+    ui.arrangements.click()
+    first = liverpool.all_go_downs(ui.hand.value, 7, limit=20)[0]
+    assert [field.value for field in ui.runs] == [" ".join(str(c) for c in m.cards) for m in first.melds]
+    assert tour_text("arrangement_in_fields", button=tour_text("go_down")) in words(ui.result.value)
+    ui.button.click()  # L-8.1: the whole hand as three runs
+    assert tour_text("round7_out") in words(ui.result.value) and "lp-refusal" not in ui.result.value
+
+
+def test_joker_lab_explains_every_joker_of_the_meld() -> None:
+    ui = tour.joker_lab("JK 5♥ JK 7♥")
+    text = words(ui.result.value)
+    meld = liverpool.Meld.parse("JK 5♥ JK 7♥")
+    freeing = [str(meld.joker_stands_for(i)) for i, c in enumerate(meld.cards) if c.is_joker]
+    assert sorted(freeing) == ["4♥", "6♥"]
+    assert text.count(tour_text("frees_joker")) == 2  # L-7.1, once per joker
+    for number in (1, 2):
+        assert tour_text("joker_number", n=number) in text
+    html = ui.result.value
+    for card in freeing:  # each freeing card is shown swapped into the run
+        assert card in cards_in(html)
+
+
+def test_joker_lab_examples_follow_what_is_typed() -> None:
+    ui = tour.joker_lab("5♥ JK 7♥ 8♥")
+    assert ui.examples.value == "5♥ JK 7♥ 8♥"
+    ui.meld.value = "Q♠ Q♥ JK"  # typed: the answer is for the typed meld, the list is no longer on the example
+    assert ui.examples.value == "" and tour_text("set_joker_locked") in words(ui.result.value)
+    ui.examples.value = "5♥ JK 7♥ 8♥"  # picking the same example again shows it again
+    assert ui.meld.value == "5♥ JK 7♥ 8♥" and tour_text("frees_joker") in words(ui.result.value)
+
+
+def test_scoring_calculator_scores_only_the_hands_it_is_given() -> None:
+    ui = tour.scoring_calculator(cards=("A♠", "K♦", "4♥"), totals=(0, 0, 0, 0))
+    rules = RuleSet()
+
+    def round_scores() -> list[int]:
+        table = ui.result.value.split("<table>")[2]
+        return [int(cell) for cell in re.findall(r"<td style='text-align:right'>([+-]\d+)</td>", table)]
+
+    for others in (("K♣ 9♣", "7♣"), ("JK", "2♦ 3♦")):
+        ui.others[0].value, ui.others[1].value = others
+        expected = [0, 29] + [sum(rules.card_points(c) for c in liverpool.parse_cards(h)) for h in others]
+        assert round_scores() == expected  # L-10.1: what each hand holds, nothing invented
+    ui.others[1].value = "2♦ X"
+    assert "malformed_card" in ui.result.value
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "es"])
+def test_contracts_are_worded_from_the_engine_contract_data(lang: str) -> None:
+    rules = RuleSet()
+    with i18n.language(lang):
+        for round, (sets, runs, _) in enumerate(rules.contracts, start=1):
+            words_ = tour.contract_words(rules, round)
+            assert "(s)" not in words_
+            if runs:
+                assert i18n.text("tour", "run_count", count=runs) in words_
+            if sets:
+                assert i18n.text("tour", "set_count", count=sets) in words_
+            else:
+                assert i18n.text("tour", "set_count", count=1).split()[-1] not in words_
+        explorer = tour.go_down_explorer(hand="7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 6♣ 8♦", round=3)
+        text = words(explorer.result.value)
+        assert "(s)" not in text
+        assert i18n.text("tour", "contract_is", round=3, contract=i18n.text("tour", "run_count", count=2)) in text
+        assert i18n.text("tour", "missing", what=i18n.text("tour", "run_count", count=1)) in text
+
+
+def test_contract_words_in_english() -> None:
+    rules = RuleSet()
+    assert tour.contract_words(rules, 3) == "2 runs"  # round 3: two runs (L-3)
+    assert tour.contract_words(rules, 2) == "1 set and 1 run"
+
+
+def test_a_refusal_shows_the_sentence_and_rule_never_the_raw_code() -> None:
+    ui = tour.meld_checker(cards=())
+    pick(ui, "7♠", "7♥", "7♦")
+    ui.kind.value = "run"  # L-4.2: not one suit
+    shown = words(ui.result.value)
+    assert "invalid_meld" not in shown and "L-4.2" in shown
+    assert shown.count("L-4.2") == 1  # the rule id once, even when the message ends with it
+    assert 'data-code="invalid_meld"' in ui.result.value  # kept for programs and tests
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "es"])
+def test_seats_are_shown_counting_from_1(lang: str) -> None:
+    # Glossary decision: people count seats from 1; the API keeps its indices from 0.
+    template = i18n.catalogue(lang, "common")["seat"]
+    assert isinstance(template, str)
+    zero = template.format(seat=0)  # "seat 0": an index shown as it is, never to people
+    with i18n.language(lang):
+        for ui in (tour.cut_explorer(), tour.buying_table(), tour.scoring_calculator(), tour.recycling_demo()):
+            assert zero not in words(ui.result.value), words(ui.result.value)[:200]
+        four = tour.cut_explorer()
+        assert template.format(seat=4) in words(four.result.value)  # the fourth seat, index 3
+        assert i18n.text("common", "seat", seat=3) == template.format(seat=4)  # i18n shows indices from 1

@@ -20,6 +20,7 @@ from liverpool.widgets.tourkit import (
     OPEN,
     line,
     contract_words,
+    melds_words,
     cards_html,
     meld_html,
     note_html,
@@ -106,16 +107,12 @@ def _missing_html(hand: list[Card], round: int, rules: RuleSet) -> str:
     lines = [f"<div><b>{_e(t('no_go_down'))}</b></div>"]
     if arrangement.melds:
         melds = "".join(f"{OPEN}{meld_html(m)}</div>" for m in arrangement.melds)
-        lines.append(note_html(_e(t("melds_found", sets=found_sets, runs=found_runs))) + melds)
+        lines.append(note_html(_e(t("best_arrangement_has", melds=melds_words(found_sets, found_runs)))) + melds)
     else:
         lines.append(note_html(_e(t("no_melds_found"))))
-    missing = []
-    if found_sets < sets:
-        missing.append(t("missing_sets", n=sets - found_sets))
-    if found_runs < runs:
-        missing.append(t("missing_runs", n=runs - found_runs))
+    missing = melds_words(max(sets - found_sets, 0), max(runs - found_runs, 0))
     if missing:
-        lines.append(note_html(_e(t("missing", what=t("and").join(missing)))))
+        lines.append(note_html(_e(t("missing", what=missing))))
     else:
         lines.append(note_html(_e(t("missing_fit"))))
     return "".join(lines)
@@ -127,7 +124,8 @@ def _outs_html(hand: list[Card], round: int, rules: RuleSet) -> str:
         return note_html(_e(t("no_outs")))
     chips = line(*(line(cards_html([card]), f"×{count}") for card, count in found))
     total = sum(count for _, count in found)
-    return f"{OPEN}{_e(t('outs', n=len(found), copies=total))}</div>{chips}"
+    sentence = f"{t('outs_cards', count=len(found))} ({t('unseen_copies', count=total)}):"
+    return f"{OPEN}{_e(sentence)}</div>{chips}"
 
 
 def go_down_explorer(
@@ -143,7 +141,12 @@ def go_down_explorer(
 
     rules = rules or RuleSet()
     text_value = hand if isinstance(hand, str) else " ".join(str(c if isinstance(c, Card) else Card(c)) for c in hand)
-    hand_box = widgets.Text(value=text_value, description=t("hand"), style={"description_width": "initial"}, layout=widgets.Layout(width="36em"))
+    hand_box = widgets.Text(
+        value=text_value,
+        description=t("hand"),
+        style={"description_width": "initial"},
+        layout=widgets.Layout(width="100%", max_width="36em"),
+    )
     round_picker = widgets.Dropdown(
         options=[(f"{r}: {contract_words(rules, r)}", r) for r in range(1, rules.rounds + 1)],
         value=round,

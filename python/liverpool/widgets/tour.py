@@ -92,8 +92,9 @@ def _e(value: object) -> str:
 
 
 def seat_words(seat: int) -> str:
-    """ "seat 2" in the current language (plain text)."""
-    return text("common", "seat", seat=seat)
+    """Seat index ``seat`` as people count seats, from 1: ``seat_words(1)`` is "seat 2" in
+    the current language (plain text; the API keeps its indices from 0)."""
+    return text("common", "seat", seat=seat)  # an API index: i18n.text shows it from 1
 
 
 def _seat(seat: int) -> str:
@@ -469,7 +470,13 @@ def joker_lab(meld: str = "5♥ JK 7♥ 8♥", rules: RuleSet | None = None) -> 
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
-    meld_text = widgets.Text(value=meld, description=t("meld"), style=_WIDE, layout=widgets.Layout(width="24em"))
+    meld_text = widgets.Text(
+        value=meld,
+        description=t("meld"),
+        style=_WIDE,
+        continuous_update=False,  # answer when the learner presses Enter or leaves the field
+        layout=widgets.Layout(width="100%", max_width="24em"),
+    )
     examples = widgets.Dropdown(
         # A placeholder first, so the list never starts blank; the meld shown, if it is one of them.
         options=[(t("pick_example"), ""), *((e, e) for e in _JOKER_EXAMPLES)],
@@ -496,16 +503,29 @@ def joker_lab(meld: str = "5♥ JK 7♥ 8♥", rules: RuleSet | None = None) -> 
             except LiverpoolError as error:
                 parts.append(note_html(_e(t("set_joker_locked"))) + refusal_html(error))
         else:
-            parts.append(_swap_html(parsed, jokers[0], rules))
+            # Every joker of the run, each with the card that frees it (L-7.1).
+            for number, joker in enumerate(jokers, start=1):
+                if len(jokers) > 1:
+                    freeing = parsed.joker_stands_for(joker)
+                    shown = cards_html([freeing]) if freeing is not None else ""
+                    parts.append(f"<div><b>{line(_e(t('joker_number', n=number)), shown)}</b></div>")
+                parts.append(_swap_html(parsed, joker, rules))
         result.value = "".join(parts)
 
     def use_example(change: dict[str, Any]) -> None:
         if change["new"]:
-            meld_text.value = change["new"]
-            check()
+            meld_text.value = change["new"]  # answers through `typed` below
+
+    def typed(change: dict[str, Any]) -> None:
+        # A meld typed by hand is no longer the example: the list goes back to its
+        # placeholder, so picking that example again works and shows it again.
+        if examples.value and change["new"] != examples.value:
+            examples.value = ""
+        check()
 
     button.on_click(check)
     examples.observe(use_example, names="value")
+    meld_text.observe(typed, names="value")
     check()
     box = root_box("joker-lab", [widgets.HBox([meld_text, button]), examples, result])
     return SimpleNamespace(box=box, meld=meld_text, examples=examples, button=button, result=result, rules=rules)
@@ -815,9 +835,16 @@ def round7_builder(hand: str = _ROUND7_HAND, rules: RuleSet | None = None) -> Si
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
-    hand_text = widgets.Text(value=hand, description=t("hand"), style=_WIDE, layout=widgets.Layout(width="36em"))
+    hand_text = widgets.Text(
+        value=hand, description=t("hand"), style=_WIDE, layout=widgets.Layout(width="100%", max_width="36em")
+    )
     runs = [
-        widgets.Text(value=value, description=t("run_n", n=i + 1), style=_WIDE, layout=widgets.Layout(width="30em"))
+        widgets.Text(
+            value=value,
+            description=t("run_n", n=i + 1),
+            style=_WIDE,
+            layout=widgets.Layout(width="100%", max_width="30em"),
+        )
         for i, value in enumerate(("2♠ 3♠ 4♠ 5♠ 6♠", "", ""))
     ]
     button = try_button(t("go_down"))
@@ -861,7 +888,15 @@ def round7_builder(hand: str = _ROUND7_HAND, rules: RuleSet | None = None) -> Si
             f"<div style='margin-bottom:4px'><b>{i + 1}.</b> " + " ".join(meld_html(m) for m in option.melds) + "</div>"
             for i, option in enumerate(found)
         ]
-        result.value = note_html(_e(t("arrangements_found", n=len(found)))) + "".join(blocks)
+        # The first way goes into the run fields, so Go down lays exactly what is shown.
+        first = [" ".join(str(card) for card in meld.cards) for meld in found[0].melds]
+        for field, value in zip(runs, [*first, *([""] * len(runs))], strict=False):
+            field.value = value
+        result.value = (
+            note_html(_e(t("arrangements_count", count=len(found))))
+            + "".join(blocks)
+            + note_html(_e(t("arrangement_in_fields", button=t("go_down"))))
+        )
 
     button.on_click(go_down)
     arrangements.on_click(arrange)
@@ -914,7 +949,9 @@ def recycling_demo(rules: RuleSet | None = None) -> SimpleNamespace:
     result = result_area()
 
     def piles(state: GameState) -> str:
-        return line(_e(t("stock_size", n=state.stock_size)), "·", _e(t("discard_pile")), cards_html(state.discard))
+        # Each text in its own span: adjacent bare text would merge into one flex item, with no gap.
+        words = (t("stock_size", n=state.stock_size), "·", t("discard_pile"))
+        return line(*(f"<span>{_e(w)}</span>" for w in words), cards_html(state.discard))
 
     def draw(position: dict[str, Any]) -> None:
         state = GameState.from_position(position, rules)
@@ -953,24 +990,39 @@ def recycling_demo(rules: RuleSet | None = None) -> SimpleNamespace:
 
 #: The last round's winner (seat 0) goes out with these three runs; the learner is seat 1.
 _GOING_OUT = ("2♠ 3♠ 4♠ 5♠", "2♥ 3♥ 4♥ 5♥", "2♦ 3♦ 4♦ 5♦")
-_OTHERS = (["K♣", "9♣"], ["7♣"])
 
 
 def scoring_calculator(
     cards: Iterable[Card | str] = ("A♠", "K♦", "4♥"),
     totals: Sequence[int] = (120, 95, 101, 99),
     rules: RuleSet | None = None,
+    other_hands: Sequence[str] = ("K♣ 9♣", "7♣"),
 ) -> SimpleNamespace:
     """L-10: pick the cards left in your hand → points per card and the total; the cut bonus;
-    and, with the totals before round 7, who wins the game (lowest total) when seat 0 goes out."""
+    and, with the totals before round 7 and the cards the two other seats hold (fields the
+    learner edits, ``other_hands``), who wins the game (lowest total) when seat 0 goes out."""
     import ipywidgets as widgets
 
     rules = rules or RuleSet()
     picker = card_picker(cards)
     bonus = widgets.Checkbox(value=False, description=t("you_cut_exactly"), style=_WIDE)
     before = [
-        widgets.IntText(value=v, description=seat_words(s), style=_WIDE, layout=widgets.Layout(width="12em"))
+        widgets.IntText(
+            value=v, description=seat_words(s), style=_WIDE, layout=widgets.Layout(width="100%", max_width="12em")
+        )
         for s, v in enumerate(totals)
+    ]
+    # The other seats' cards left in hand are the learner's to say (no invented scores):
+    # the engine scores exactly what is written here.
+    others = [
+        widgets.Text(
+            value=cards_left,
+            description=t("cards_left_of", seat=seat_words(seat)),
+            style=_WIDE,
+            continuous_update=False,
+            layout=widgets.Layout(width="100%", max_width="22em"),
+        )
+        for seat, cards_left in zip((2, 3), other_hands, strict=True)
     ]
     button = try_button(t("score_round"))
     result = result_area()
@@ -984,9 +1036,14 @@ def scoring_calculator(
         )
         runs = [liverpool.parse_cards(r) for r in _GOING_OUT]
         winner_hand = [c for run in runs for c in run]
+        try:
+            left = [liverpool.parse_cards(field.value) for field in others]
+        except LiverpoolError as error:
+            result.value = refusal_html(error)
+            return
         position = _position(
             round=rules.rounds,
-            hands=[winner_hand, hand, *_OTHERS],
+            hands=[winner_hand, hand, *left],
             stock=["8♠", "8♥"],
             discard=["10♠"],
             totals=[w.value for w in before],
@@ -1010,9 +1067,10 @@ def scoring_calculator(
             f"<th style='padding:2px 8px'>{_e(t(k))}</th>" for k in ("seat_column", "before", "this_round", "total")
         )
         winners = ", ".join(seat_words(s) for s in end.get("winners", []))
+        your_score = t("your_round_score_seat", seat=seat_words(1), n=scores[1] if len(scores) > 1 else 0)
         result.value = (
             f"<table>{per_card}</table>"
-            + f"<div><b>{_e(t('your_round_score', n=scores[1] if len(scores) > 1 else 0))}</b></div>"
+            + f"<div><b>{_e(your_score)}</b></div>"
             + (note_html(_e(t("cut_bonus_applied", bonus=rules.cut_bonus))) if bonus.value else "")
             + note_html(_e(t("seat0_out", seat=seat_words(0))))
             + f"<table><tr>{header}</tr>{rows}</table>"
@@ -1022,10 +1080,22 @@ def scoring_calculator(
     button.on_click(score)
     picker.on_change(score)
     bonus.observe(score, names="value")
-    for w in before:
+    for w in [*before, *others]:
         w.observe(score, names="value")
     score()
-    box = root_box("scoring", [picker.box, bonus, widgets.HBox(before[:2]), widgets.HBox(before[2:]), button, result])
+    wrap = widgets.Layout(flex_flow="row wrap")
+    box = root_box(
+        "scoring",
+        [
+            picker.box,
+            bonus,
+            *others,
+            widgets.HBox(before[:2], layout=wrap),
+            widgets.HBox(before[2:], layout=wrap),
+            button,
+            result,
+        ],
+    )
     return SimpleNamespace(
-        box=box, picker=picker, bonus=bonus, totals=before, button=button, result=result, rules=rules
+        box=box, picker=picker, bonus=bonus, totals=before, others=others, button=button, result=result, rules=rules
     )
