@@ -242,7 +242,7 @@ def test_adjacent_runs_in_portuguese_and_spanish() -> None:
     with language("pt"):
         assert str(error) == (
             "as sequências do mesmo naipe 3♥ 4♥ 5♥ 6♥ e 7♥ 8♥ 9♥ 10♥ são contíguas: "
-            "no mesmo contrato elas precisam se sobrepor ou deixar um intervalo (L-4.4)"
+            "no mesmo contrato, precisam se sobrepor ou deixar um buraco entre elas (L-4.4)"
         )
     with language("es"):
         assert str(error) == (
