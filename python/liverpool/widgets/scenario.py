@@ -66,19 +66,8 @@ def describe_event(event: Event | dict[str, Any], state: GameState | None = None
 
 
 def describe_refusal(error: LiverpoolError) -> str:
-    """The engine's sentence for a refused move, in the current language; it ends with
-    the rule id, e.g. ``(L-5.3)``. The error ``code`` (``same_turn_as_go_down``) stays
-    in the API and the logs: a learner reads the sentence and the rule (issue 15).
-
-    >>> from liverpool import GameState, Action
-    >>> game = GameState.from_position({"round": 1, "hands": [["7♠"], ["8♠"]], "discard": ["9♠"]})
-    >>> try:
-    ...     game.apply(0, Action.discard("7♠"))
-    ... except liverpool.IllegalMoveError as error:
-    ...     print(describe_refusal(error))
-    cannot discard now: the active player has not drawn yet (L-5.5)
-    """
-    return str(error)
+    """``refused [code, rule]: message`` for an engine error (code and rule id untranslated)."""
+    return narration.describe_refusal(error)
 
 
 def board_html(state: GameState, message: str | None = None, refused: bool = False) -> str:
@@ -137,7 +126,7 @@ def scenario_player(
     ``note`` shown under the step) or ``(seat, action)`` pairs.
     Each **Next** applies one step to a copy of the state (``GameState.apply_step``:
     a ``draw_stock`` or ``buy`` step also applies the passes it stands for); a refused step shows the
-    engine's sentence and rule id and leaves the state as it was (the engine guarantees
+    engine's code and rule id and leaves the state as it was (the engine guarantees
     it). **Back** and **Reset** return to earlier states. A step whose ``expect``
     disagrees with the engine is flagged.
 
