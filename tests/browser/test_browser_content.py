@@ -214,5 +214,13 @@ def _step_through_to_the_end(view: Any) -> None:
     assert "L-5.3" in player.locator("ol.lp-log .lp-refused").first.inner_text()
     assert player.locator(".lp-mismatch").count() == 0
     assert player.locator('.lp-state .lp-meld[data-meld="0"][data-owner="1"] [data-card="4♣"]').count() == 1
-    target = screenshot_path(view.notebook, "-steps-end")
-    player.screenshot(path=str(target))
+    # The player with its whole log: the viewport grows to the page (Voila scrolls inside
+    # #rendered_cells, and an element screenshot only sees the viewport).
+    height = view.page.evaluate("document.querySelector('#rendered_cells').scrollHeight")
+    view.page.set_viewport_size({"width": VIEWPORT["width"], "height": max(int(height) + 40, 400)})
+    try:
+        target = screenshot_path(view.notebook, "-steps-end")
+        player.screenshot(path=str(target))
+        target.with_suffix(".txt").write_text(player.inner_text(), encoding="utf-8")
+    finally:
+        view.page.set_viewport_size(VIEWPORT)
