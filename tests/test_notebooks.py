@@ -432,4 +432,8 @@ def test_worked_example_ends_with_the_lay_off_and_one_refusal(lang: str, tmp_pat
     assert melds.get(0, (None, []))[0] == 1 and "4♣" in melds[0][1], f"section 5 ends with table melds {melds}"
     assert sorted(melds[0][1]) == sorted(["4♦", "4♠", "4♥", "4♣"]), melds[0]
     hand = re.search(r'<td class="lp-hand-0"[^>]*>(.*?)</td>', boards[-1], flags=re.S)
-    assert hand and "4♣" not in CHIP.findall(hand.group(1)), "4♣ is still in our player's hand"
+    # Nobody bought (L-6), so the stock gave 5♦ 6♦ J♣ to seats 1-3 and 2♠ to seat 0.
+    assert hand and sorted(CHIP.findall(hand.group(1))) == sorted(["3♣", "5♣", "A♥", "2♠"]), "seat 0's hand"
+    # One line per turn of seats 1, 2, 3 and 0 (each a buying window, L-5.1), then the lay-off.
+    turns = [text for text in _cell_htmls(section) if text.lstrip().startswith("<ol")]
+    assert len(turns) == 1 and turns[0].count("<li>") == 4, turns
