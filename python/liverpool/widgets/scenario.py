@@ -52,8 +52,8 @@ def describe_action(seat: int, action: Action | dict[str, Any]) -> str:
     current language.
 
     >>> from liverpool import Action
-    >>> describe_action(0, Action.lay_off(0, ["4♣"]))
-    'seat 0: lay off 4♣ on table meld 0'
+    >>> describe_action(0, Action.lay_off(0, ["4♣"])).endswith(": lay off 4♣ on table meld 0")
+    True
     """
     return narration.describe_action(seat, action, viewer=None)
 
@@ -127,7 +127,7 @@ def scenario_player(
     ``note`` shown under the step) or ``(seat, action)`` pairs.
     Each **Next** applies one step to a copy of the state (``GameState.apply_step``:
     a ``draw_stock`` or ``buy`` step also applies the passes it stands for); a refused step shows the
-    engine's code and rule id and leaves the state as it was (the engine guarantees
+    refusal as ``narration.describe_refusal`` words it and leaves the state as it was (the engine guarantees
     it). **Back** and **Reset** return to earlier states. A step whose ``expect``
     disagrees with the engine is flagged.
 
