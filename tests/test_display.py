@@ -273,7 +273,7 @@ def test_board_words_round_contract_turn_and_table_groups() -> None:
     markup = display.state_html(state, seat=0)
     assert "Round 1 of 7" in markup and ">2 sets<" in markup
     for index, table_meld in enumerate(state.table):
-        assert f"#{index} {table_meld.meld.kind}" in markup
+        assert f"#{index + 1} {table_meld.meld.kind}" in markup  # melds shown from 1, like seats
     # Seats are shown to people from 1: seat index 0 is "seat 1".
     assert "seat 1 (you)" in markup and "seat 0" not in markup
     with i18n.language("pt"):

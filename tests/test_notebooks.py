@@ -364,14 +364,12 @@ def test_every_refusal_shown_was_announced(path: Path, tmp_path_factory: pytest.
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_rules_tour_controls_show_no_raw_codes(lang: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     """The rules tour's controls (widgets/tour.py) show the sentence and the rule id, no
-    code and no "(s)". Until that part of issue 15 (another engineer's) is merged, codes
-    found there mark this test xfail with what they are; once it is merged this should
-    become a plain assertion (drop the xfail branch)."""
+    code and no "(s)" (issue 15)."""
     notebook = _execute(NOTEBOOKS / lang / "02-rules-tour.ipynb", tmp_path_factory)
     texts = [_plain(text) for text in _widget_texts(notebook)]
-    plurals = [text for text in texts if "(s)" in text]
-    if _shown_codes(texts) or plurals:
-        pytest.xfail(f"the rules tour's controls still show codes {_shown_codes(texts)} or '(s)' ({len(plurals)})")
+    assert texts, "the rules tour shows no control"
+    assert not _shown_codes(texts), f"codes shown to the learner: {_shown_codes(texts)}"
+    assert not [text for text in texts if "(s)" in text]
 
 
 def _worked_example_refusal(lang: str) -> str:

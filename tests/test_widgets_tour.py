@@ -529,10 +529,10 @@ def test_joker_lab_examples_never_start_blank(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_table_melds_are_numbered_as_the_board_numbers_them(lang: str) -> None:
-    # "nº 1 · jogador 2 · trinca", not a bare "1 ·" a newcomer cannot place.
+    # "nº 1 · jogador 2 · trinca" for index 0, not a bare "0 ·" a newcomer cannot place.
     with i18n.language(lang):
         ui = tour.lay_off_lab()
-        numbers = {value: i18n.text("cards", "meld_number", index=value) for _, value in ui.meld.options}
+        numbers = {value: i18n.meld_label(value) for _, value in ui.meld.options}
         joker = tour.joker_lab()
     assert len(numbers) >= 2
     assert all(label.startswith(numbers[value] + " · ") for label, value in ui.meld.options)

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 from liverpool._core import Arrangement, Card, Deal, GameState, GoDown, Meld, TableMeld
-from liverpool.i18n import seat_phrase, text
+from liverpool.i18n import meld_label, seat_phrase, text
 
 __all__ = [
     "card_svg",
@@ -513,7 +513,7 @@ def state_html(
             tiles = "".join(
                 _meld_tile(
                     meld,
-                    f"{_t('meld_number', index=index)} {_t(meld.kind)}",
+                    f"{meld_label(index)} {_t(meld.kind)}",
                     marks,
                     f' data-meld="{index}" data-owner="{owner}"',
                 )

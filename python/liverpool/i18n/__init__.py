@@ -77,6 +77,7 @@ __all__ = [
     "choose",
     "plural_category",
     "seat_number",
+    "meld_label",
     "seat_phrase",
     "SEAT_CASES",
     "Template",
@@ -181,6 +182,12 @@ def seat_number(seat: int) -> int:
 
     The only place the shift is defined (docs/glossary.md, docs/errors.md)."""
     return seat + 1
+
+
+def meld_label(index: int, lang: str | None = None) -> str:
+    """A table meld's API index as people read it, counted from 1 like seats: "#1",
+    "nº 1", "n.º 1" for index 0."""
+    return text("cards", "meld_number", lang=lang, index=index + 1)
 
 
 #: The grammatical cases of a seat phrase (the ``common`` keys ``seat_<case>`` and

@@ -45,7 +45,7 @@ from typing import Any
 
 import liverpool
 from liverpool import Action, Card, GameState, LiverpoolError, Meld, RuleSet
-from liverpool.i18n import text
+from liverpool.i18n import meld_label, text
 from liverpool.widgets.explorer import go_down_explorer
 from liverpool.widgets.tourkit import (
     card_picker,
@@ -135,8 +135,8 @@ def _position(
 
 
 def _meld_number(index: int) -> str:
-    """A table meld's index as the board writes it ("#0", "nº 0", "n.º 0"), not a bare digit."""
-    return text("cards", "meld_number", index=index)
+    """A table meld's index as the board writes it, from 1 ("#1", "nº 1", "n.º 1")."""
+    return meld_label(index)
 
 
 def _table_html(state: GameState) -> str:
