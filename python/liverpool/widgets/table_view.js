@@ -217,7 +217,7 @@ function render({ model, el }) {
       ? h("div", { class: view.banner_winner ? "lp-winner-banner" : "lp-round-news" },
         (view.banner_winner ? [view.banner_winner] : view.round_news).map((line) => h("div", { text: line })))
       : null;
-    root.replaceChildren(
+    root.replaceChildren(...[
       h("header", { class: "lp-banner" }, [
         h("span", { class: "lp-contract", text: view.banner }),
         h("span", { class: "lp-you", text: view.seats.filter((s) => s.you).map((s) => `${s.name}: ${s.cards_text} · ${words.w_total} ${s.total}`).join("") }),
@@ -230,7 +230,7 @@ function render({ model, el }) {
         board,
         h("aside", { class: "lp-side" }, [log(view, words), scores(view, words), settings(view, words)]),
       ]),
-    );
+    ].filter(Boolean));
     if (focus) {
       const again = root.querySelector(focus);
       if (again) again.focus();
