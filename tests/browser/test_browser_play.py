@@ -19,7 +19,14 @@ try:
 except ImportError:  # the fixtures skip (or fail) with the reason; collection must not break
     PlaywrightTimeout = TimeoutError  # type: ignore[misc,assignment]
 
-from .browser_support import NOTEBOOKS, STEP_NOTEBOOKS, TABLE_NOTEBOOKS, TOUR_NOTEBOOKS, notebook_language
+from .browser_support import (
+    NOTEBOOKS,
+    STEP_NOTEBOOKS,
+    TABLE_NOTEBOOKS,
+    TOUR_NOTEBOOKS,
+    notebook_language,
+    screenshot_path,
+)
 
 CHANGE_TIMEOUT_MS = 30_000
 QUICK_CLICK_MS = 5_000
@@ -145,7 +152,7 @@ def test_playing_at_the_card_table(notebook: Path, open_notebook: Any) -> None:
     for width in (1280, 800, 390):
         view.page.set_viewport_size({"width": width, "height": 900})
         view.page.wait_for_timeout(200)
-        view.screenshot(f"-table-{width}", whole=False)
+        table.root.screenshot(path=str(screenshot_path(notebook, f"-table-{width}")))
     view.page.set_viewport_size({"width": 1280, "height": 900})
     # At 1280 x 900 the banner and the hand fit in one screen: no scrolling between them.
     box_banner = table.root.locator(".lp-banner").bounding_box()

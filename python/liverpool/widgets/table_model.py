@@ -193,6 +193,9 @@ class LogBook:
         line = LogLine(step.text, seat, line_kind, reason)
         self.lines.append(line)
         if kind == "discarded" and not event.get("went_out") and not event.get("round_end"):
+            # The discard's reason stays next to it, before what the others did with it.
+            if reason:
+                line.text, line.reason = f"{step.text} ({reason})", ""
             line.window_card = event.get("card")
             self._window = line
         self._round_end(step)
