@@ -366,7 +366,7 @@ def _catalogue(lang: str) -> dict[str, Any]:
 
 def test_every_table_key_used_exists_in_every_language() -> None:
     used: set[str] = set()
-    for module in ("narration.py", "game_loop.py", "widgets/table.py", "widgets/table_model.py", "widgets/scenario.py"):
+    for module in ("narration.py", "game_loop.py", "widgets/table.py", "widgets/table_model.py", "widgets/guided.py", "widgets/scenario.py"):
         source = (PACKAGE / module).read_text(encoding="utf-8")
         used |= set(re.findall(r'_t\("([a-z_]+)"', source))
         used |= set(re.findall(r'"(w_[a-z_]+)"', source))
@@ -414,3 +414,73 @@ def test_a_standing_answer_is_played_by_the_driver_and_marked() -> None:
     for step in steps:
         if step.seat == 0:
             assert step.automatic and step.action.name == "pass"
+
+
+# --- the guided first game -------------------------------------------------------------------
+
+
+def _coached_action(table: TableModel, helper: NativeBot) -> Action:
+    """The move the coach asks for (what a learner following the coach clicks)."""
+    from liverpool import Card
+
+    state = table.state
+    lesson = table.coach.name
+    if state.phase == "buying":
+        return Action.buy() if lesson == "buy" and str(state.discard_top) == "K♣" else Action.pass_()
+    if lesson == "no_lay_off":
+        return Action.discard(Card("Q♦"))
+    if lesson == "lay_off":
+        kings = next(i for i, m in enumerate(state.table) if m.owner == 0 and "K♠" in map(str, m.meld.cards))
+        return Action.lay_off(kings, [Card("K♣")])
+    return helper.choose(state, 0)
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_the_guided_game_teaches_each_lesson_to_the_end_of_the_round(language: str) -> None:
+    from liverpool.widgets.guided import LESSONS, guided_model
+
+    table = guided_model(language, "fast")
+    helper = NativeBot("greedy", seed=3)
+    said: dict[str, str] = {}
+    with i18n.language(language):
+        for _ in range(300):
+            if table.coach.finished(table):
+                break
+            said.setdefault(table.coach.name, table.view()["coach"])
+            for intent in clicks_for(table, _coached_action(table, helper)):
+                table.handle(intent)
+            assert table.message == "", table.message
+        else:
+            pytest.fail("the guided round did not end")
+        final = table.view()
+        assert list(said) == list(LESSONS)
+        assert "7♦" in said["take"] and "L-5.2" in said["go_down"] and "L-5.3" in said["no_lay_off"]
+        assert "L-10.1" in final["coach"] and final["actions"]["play_again"]
+        bought = [s for s in table.driver.steps if s.seat == 0 and s.action.name == "buy"]
+        assert bought and bought[0].event["card"] == "K♣"  # the buy lesson, with its penalty card
+        laid = [s for s in table.driver.steps if s.seat == 0 and s.action.name == "lay_off"]
+        assert laid and laid[0].event["card" if "card" in laid[0].event else "cards"]
+        # Play again leaves the guided game for a real one.
+        table.handle({"kind": "play_again"})
+        assert table.coach is None and table.state.round == 1 and table.view()["coach"] == ""
+
+
+def test_the_coach_explains_a_move_other_than_the_lessons_and_the_engine_refuses_l_5_3() -> None:
+    from liverpool.widgets.guided import guided_model
+
+    table = guided_model("es", "fast")
+    start = table.state.to_json()
+    table.handle({"kind": "stock"})  # not the lesson's move: explained, not applied
+    assert table.state.to_json() == start
+    assert table.message.startswith("Todavía no es esa jugada.") and "7♦" in table.message
+    table.handle({"kind": "discard_pile"})
+    table.handle({"kind": "suggest"})
+    table.handle({"kind": "go_down"})
+    assert table.state.down[0]
+    key = next(c["key"] for c in table.view()["hand"] if c["card"] == "8♣")
+    table.handle({"kind": "select", "key": key})
+    table.handle({"kind": "meld", "index": 0})
+    assert "L-5.3" in table.message and table.message.startswith("No permitido")  # the engine's word
+    # Undo keeps the coach in step: back before the go-down, lesson 2 again.
+    table.handle({"kind": "undo"})
+    assert table.coach.name == "go_down" and not table.state.down[0]

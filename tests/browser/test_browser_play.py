@@ -53,9 +53,9 @@ MAX_TABLE_CLICKS = 1500
 class Table:
     """The ``.lp-table`` on a page, driven through its DOM hooks (docs/card-table.md)."""
 
-    def __init__(self, view: Any, index: int = 0) -> None:
+    def __init__(self, view: Any, index: int = 0, selector: str = ".lp-table:not(.lp-guided)") -> None:
         self.view = view
-        self.root = view.page.locator(".lp-table").nth(index)
+        self.root = view.page.locator(selector).nth(index)
         self.clicks = 0
 
     def click(self, selector: str) -> bool:
@@ -194,6 +194,72 @@ def test_playing_at_the_card_table(notebook: Path, open_notebook: Any) -> None:
         assert table.has(".lp-winner-banner")
         scores = table.text(".lp-scores")
         assert re.search(r"^7\b", scores, re.MULTILINE), f"no row for round 7: {scores!r}"
+    _no_errors(view)
+
+
+def _follow_the_coach(table: Table, tried_go_down: set[tuple[str, ...]]) -> str:
+    """The move the coach asks for in the guided game's current lesson (``data-lesson``)."""
+    lesson = table.root.get_attribute("data-lesson") or ""
+    if table.has(".lp-buy-offer"):
+        card = table.root.locator(".lp-buy-card svg").first.get_attribute("data-card")
+        wanted = ".lp-buy" if lesson == "buy" and card == "K♣" else ".lp-pass"
+        return wanted if table.click(wanted) else ""
+    if lesson == "take":
+        return "take" if table.click(".lp-discard-pile.lp-live") else ""
+    if lesson == "go_down":
+        return "go_down" if table.click(".lp-suggest") and table.click(".lp-go-down") else ""
+    if lesson == "no_lay_off":
+        return "discard" if table.click('.lp-hand .lp-card[data-card="Q♦"]') and table.click(".lp-discard-pile.lp-live") else ""
+    if lesson == "lay_off":
+        kings = '.lp-meld:has(.lp-meld-card[data-card="K♠"])'
+        return "lay_off" if table.click('.lp-hand .lp-card[data-card="K♣"]') and table.click(kings) else ""
+    return _play_one_decision(table, tried_go_down)
+
+
+@pytest.mark.parametrize("notebook", _params(TABLE_NOTEBOOKS, "the card table (card_table)"))
+def test_the_guided_first_game_to_its_end(notebook: Path, open_notebook: Any) -> None:
+    """The guided game in every language: a move other than the lesson's is explained and
+    not applied; the L-5.3 lesson is the engine's refusal; the round is played to its
+    scoring, following the coach."""
+    lang = notebook_language(notebook)
+    view = open_notebook(notebook)
+    table = Table(view, selector=".lp-table.lp-guided")
+    if table.root.count() == 0:
+        pytest.skip(f"{notebook.name} has no guided game")
+    table.root.scroll_into_view_if_needed()
+    mark = view.mark()
+    table.root.locator(".lp-settings summary").click()
+    table.root.locator(".lp-setting-pace").select_option("fast")
+    view.wait_kernel(mark)
+    coach = table.text(".lp-coach")
+    assert "7♦" in coach, coach
+    hand = table.hand()
+    assert table.click(".lp-stock.lp-live") or True  # the stock is not the lesson's move
+    assert table.hand() == hand, "a move other than the lesson's was applied"
+    assert _catalogue_text(lang, "coach_not_now", lesson="").strip() in table.text(".lp-message")
+    assert table.click(".lp-discard-pile.lp-live")
+    assert table.click(".lp-suggest") and table.click(".lp-go-down")
+    # Lesson 3: laying off on the go-down turn is refused by the engine, in the page's language.
+    assert table.click('.lp-hand .lp-card[data-card="8♣"]') and table.click(".lp-meld")
+    assert "L-5.3" in table.text(".lp-message")
+    assert table.click('.lp-hand .lp-card[data-card="8♣"]')  # drop it from the selection
+    view.screenshot("-guided-lesson-3", element=table.root)
+    tried_go_down: set[tuple[str, ...]] = set()
+    lessons = []
+    for _ in range(400):
+        if table.has(".lp-play-again"):
+            break
+        lesson = table.root.get_attribute("data-lesson") or ""
+        if not lessons or lessons[-1] != lesson:
+            lessons.append(lesson)
+        if not _follow_the_coach(table, tried_go_down):
+            view.screenshot("-guided-stuck", element=table.root)
+            pytest.fail(f"nothing to click in lesson {lesson!r}: {table.text('.lp-coach')!r} {table.text('.lp-message')!r}")
+    else:
+        pytest.fail("the guided round did not end")
+    assert lessons[:4] == ["no_lay_off", "buy", "draw", "lay_off"], lessons
+    assert "L-10.1" in table.text(".lp-coach")
+    view.screenshot("-guided-end", element=table.root)
     _no_errors(view)
 
 

@@ -242,6 +242,7 @@ class LogBook:
 class UndoPoint:
     snapshot: Snapshot
     log: tuple[list[LogLine], LogLine | None]
+    coach: Any = None
 
 
 @dataclass
@@ -605,6 +606,8 @@ class TableModel:
         point = self.undo_stack.pop()
         self.driver.restore(point.snapshot)
         self.log.restore(point.log)
+        if self.coach is not None:
+            self.coach.restore(point.coach)
         self.selection = []
         self._reset_slots()
         self.pending = None
@@ -634,9 +637,11 @@ class TableModel:
     def on_play_again(self, intent: dict[str, Any]) -> None:
         """A new game with the next seed, the same rules and bots (before the game's end
         only when the intent confirms it)."""
-        if not self.state.is_game_over and not intent.get("confirm"):
+        guided_over = self.coach is not None and self.coach.finished(self)
+        if not self.state.is_game_over and not guided_over and not intent.get("confirm"):
             self.message = _t("play_again_confirm")
             return
+        self.coach = None  # after the guided game, a real one
         self.seed += 1
         rules = self.rules
         driver = GameDriver.new(seed=self.seed, bots=[k for k in self.kinds if k], rules=rules)
@@ -672,7 +677,9 @@ class TableModel:
             if objection:
                 self.message = objection
                 return
-        point = UndoPoint(self.driver.snapshot(), self.log.copy_state())
+        point = UndoPoint(
+            self.driver.snapshot(), self.log.copy_state(), self.coach.snapshot() if self.coach is not None else None
+        )
         offered = self.state.discard_top
         try:
             step = self.driver.play(action)
@@ -705,8 +712,8 @@ class TableModel:
         """The buying setting, answering the engine's buying question for the learner:
         "never" passes, "helps" passes when the engine's greedy test says the card would
         not help the hand, "always" asks."""
-        if state.phase != "buying" or self.coach is not None:
-            return None
+        if state.phase != "buying" or (self.coach is not None and not self.coach.free):
+            return None  # the coach's lessons ask every buying question
         buying = self.settings.buying
         if buying == "never" or (buying == "helps" and not buy_helps(state, self.seat)):
             self.stats.buy_questions_skipped += 1
@@ -745,8 +752,11 @@ def _offered(step: Step) -> Card | None:
 
 
 def _refusal(exc: LiverpoolError) -> str:
-    """The engine's sentence and its rule id, never the raw code."""
-    return _t("refused_plain", message=exc.message, rule=exc.rule) if exc.rule else exc.message
+    """The engine's sentence and its rule id (added when the sentence lacks it), never the raw code."""
+    message = exc.message
+    if exc.rule and exc.rule not in message:
+        message = f"{message} ({exc.rule})"
+    return _t("refused_plain", message=message)
 
 
 # ----- the view state ------------------------------------------------------------------
@@ -837,7 +847,7 @@ def build_view(model: TableModel) -> dict[str, Any]:
         "go_down": can_go_down,
         "lay_off": bool(lay_targets),
         "undo": model.settings.undo and bool(model.undo_stack),
-        "play_again": state.is_game_over,
+        "play_again": state.is_game_over or (model.coach is not None and model.coach.finished(model)),
         "hint": mine,
         "auto": mine,
         "simple": sorted(names & {"next_round", "cut", "call_rummy"} | ({"pass"} if mine and phase == "calling" else set())),
@@ -860,6 +870,8 @@ def build_view(model: TableModel) -> dict[str, Any]:
             }
         )
     return {
+        "guided": model.coach is not None,
+        "lesson": model.coach.name if model.coach is not None else "",
         "language": model.language,
         "round": state.round,
         "rounds": len(state.rules.contracts),

@@ -204,6 +204,8 @@ function render({ model, el }) {
     root.dataset.clicks = view.stats.clicks;
     root.dataset.buyAnswers = view.stats.buy_answers;
     root.classList.toggle("lp-mine", view.mine);
+    root.classList.toggle("lp-guided", view.guided);
+    root.dataset.lesson = view.lesson;
     const board = h("section", { class: "lp-board" }, [
       h("div", { class: "lp-seats" }, view.seats.filter((s) => !s.you).map((s) => seatChip(s, words))),
       piles(view, words),
