@@ -484,3 +484,50 @@ def test_the_coach_explains_a_move_other_than_the_lessons_and_the_engine_refuses
     # Undo keeps the coach in step: back before the go-down, lesson 2 again.
     table.handle({"kind": "undo"})
     assert table.coach.name == "go_down" and not table.state.down[0]
+
+
+def _position_table(hand: list[str], table_cards: list[str]) -> TableModel:
+    """Seat 0 in its play phase, down since an earlier turn, one run of its own on the table."""
+    from liverpool import GameState
+
+    position = {
+        "profile": "liverpool",
+        "players": 3,
+        "round": 2,
+        "dealer": 2,
+        "active": 0,
+        "phase": "play",
+        "hands": [hand, ["2♥", "3♥"], ["2♦", "3♦"]],
+        "stock": ["9♦", "9♣", "10♦", "10♣", "J♦"],
+        "discard": ["K♣"],
+        "table": [{"owner": 0, "cards": table_cards}],
+        "down": [True, False, False],
+    }
+    driver = GameDriver(GameState.from_position(position), {1: NativeBot("greedy", seed=1), 2: NativeBot("greedy", seed=2)})
+    return TableModel(driver, settings=Settings(pace="fast"))
+
+
+def test_the_end_of_a_run_is_asked_only_when_both_ends_fit() -> None:
+    """L-5.3: a joker fits either end of a run, so the table asks; the 8♠ fits one end only."""
+    table = _position_table(["JK", "8♠", "3♣"], ["4♠", "5♠", "6♠", "7♠"])
+    keys = {c["card"]: c["key"] for c in table.view()["hand"]}
+    table.handle({"kind": "select", "key": keys["8♠"]})
+    assert table.view()["melds"][0]["target"]  # the engine says it fits: the meld is lit
+    table.handle({"kind": "meld", "index": 0})
+    assert table.message == "" and [str(c) for c in table.state.table[0].meld.cards][-1] == "8♠"
+    table.handle({"kind": "select", "key": keys["JK"]})
+    table.handle({"kind": "meld", "index": 0})
+    view = table.view()
+    assert view["pending"] == {"kind": "end", "choices": ["low", "high"]}
+    assert table.message == i18n.text("table", "ask_end")
+    table.handle({"kind": "end", "end": "low"})
+    assert str(table.state.table[0].meld.cards[0]) == "JK"
+
+
+def test_a_joker_on_a_set_is_laid_off_without_asking_for_an_end() -> None:
+    table = _position_table(["JK", "8♠", "3♣"], ["4♠", "4♥", "4♦"])
+    key = next(c["key"] for c in table.view()["hand"] if c["card"] == "JK")
+    table.handle({"kind": "select", "key": key})
+    table.handle({"kind": "meld", "index": 0})
+    assert table.view()["pending"] is None and table.message == ""
+    assert "JK" in map(str, table.state.table[0].meld.cards)

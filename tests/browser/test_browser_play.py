@@ -137,6 +137,7 @@ def test_playing_at_the_card_table(notebook: Path, open_notebook: Any) -> None:
     whole_game = notebook == _whole_game_notebook()
     lang = notebook_language(notebook)
     view = open_notebook(notebook)
+    view.page.wait_for_selector(".lp-table:not(.lp-guided) .lp-banner", timeout=CHANGE_TIMEOUT_MS)
     table = Table(view)
     table.root.scroll_into_view_if_needed()
     assert table.hand() or table.has(".lp-action-cut"), "no hand, no cut"
@@ -223,9 +224,10 @@ def test_the_guided_first_game_to_its_end(notebook: Path, open_notebook: Any) ->
     scoring, following the coach."""
     lang = notebook_language(notebook)
     view = open_notebook(notebook)
-    table = Table(view, selector=".lp-table.lp-guided")
-    if table.root.count() == 0:
+    if "guided_game" not in notebook.read_text(encoding="utf-8"):
         pytest.skip(f"{notebook.name} has no guided game")
+    view.page.wait_for_selector(".lp-table.lp-guided .lp-coach", timeout=CHANGE_TIMEOUT_MS)
+    table = Table(view, selector=".lp-table.lp-guided")
     table.root.scroll_into_view_if_needed()
     mark = view.mark()
     table.root.locator(".lp-settings summary").click()
@@ -237,7 +239,12 @@ def test_the_guided_first_game_to_its_end(notebook: Path, open_notebook: Any) ->
     assert table.click(".lp-stock.lp-live") or True  # the stock is not the lesson's move
     assert table.hand() == hand, "a move other than the lesson's was applied"
     assert _catalogue_text(lang, "coach_not_now", lesson="").strip() in table.text(".lp-message")
-    assert table.click(".lp-discard-pile.lp-live")
+    # The keyboard: D is the discard pile (lesson 1: take the 7♦).
+    table.root.focus()
+    mark = view.mark()
+    view.page.keyboard.press("d")
+    view.wait_kernel(mark)
+    assert "7♦" in table.hand(), "the D key did not take the discard"
     assert table.click(".lp-suggest") and table.click(".lp-go-down")
     # Lesson 3: laying off on the go-down turn is refused by the engine, in the page's language.
     assert table.click('.lp-hand .lp-card[data-card="8♣"]') and table.click(".lp-meld")

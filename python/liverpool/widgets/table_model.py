@@ -433,8 +433,8 @@ class TableModel:
             return
         ends: tuple[Literal["low", "high"], ...] = ("low", "high")
         fits = [end for end in ends if state.can(self.seat, Action.lay_off(index, cards, end))]
-        if len(fits) == 2 and not state.can(self.seat, Action.lay_off(index, cards, None)):
-            # Both ends take the cards and the engine will not choose: ask (a joker on a run).
+        if len(fits) == 2 and _ends_differ(state, self.seat, index, cards):
+            # Both ends take the cards and make different melds (a joker on a run): ask.
             self.pending = Pending("end", index, [str(c) for c in cards], list(fits))
             self.message = _t("ask_end")
             return
@@ -730,7 +730,8 @@ class TableModel:
                 self._reset_slots()
             if step.gained:  # the learner's stock card may come with a bot's answer (L-5.1)
                 self.gained = [str(c) for c in step.gained]
-            if pace > 0 and self.on_change is not None and step.seat != self.seat:
+            # Pause on the moves worth watching; passes are folded into the discard's line.
+            if pace > 0 and self.on_change is not None and step.seat != self.seat and step.event.get("event") != "passed":
                 self.on_change()
                 self._sleep(pace)
         if self.state.phase in ("cut", "round_over"):
@@ -742,6 +743,17 @@ class TableModel:
         """Everything the front end draws, as JSON-able data (see docs/card-table.md)."""
         with self.speaking():
             return build_view(self)
+
+
+def _ends_differ(state: GameState, seat: int, index: int, cards: list[Card]) -> bool:
+    """Whether laying ``cards`` off at the low end and at the high end of table meld
+    ``index`` gives two different melds: tried by the engine on copies of the game."""
+    made = set()
+    for end in ("low", "high"):
+        trial = state.clone()
+        trial.apply(seat, Action.lay_off(index, cards, "low" if end == "low" else "high"))
+        made.add(tuple(str(c) for c in trial.table[index].meld.cards))
+    return len(made) == 2
 
 
 def _offered(step: Step) -> Card | None:
