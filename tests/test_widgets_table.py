@@ -531,3 +531,24 @@ def test_a_joker_on_a_set_is_laid_off_without_asking_for_an_end() -> None:
     table.handle({"kind": "meld", "index": 0})
     assert table.view()["pending"] is None and table.message == ""
     assert "JK" in map(str, table.state.table[0].meld.cards)
+
+
+def test_the_cut_takes_the_typed_size_and_the_engine_judges_it() -> None:
+    """L-2.3: the exact cut (players × hand size + 1) earns the cut bonus."""
+    table = model(seed=3)
+    for _ in range(3000):
+        if table.state.phase == "cut" and table.driver.waiting_for_human:
+            break
+        for intent in clicks_for(table, NativeBot("greedy", seed=1).choose(table.state, 0)):
+            table.handle(intent)
+    else:
+        pytest.skip("seat 0 never cut in this game")
+    view = table.view()
+    assert view["actions"]["simple"] == ["cut"] and str(table.state.stock_size - 1) in view["prompt"]
+    table.handle({"kind": "action", "name": "cut", "size": 10**6})  # too many: the engine refuses
+    assert table.message.startswith("Not allowed") and table.state.phase == "cut"
+    exact = table.state.players * table.state.rules.deal_sizes[table.state.round - 1] + 1
+    table.handle({"kind": "action", "name": "cut", "size": exact})
+    assert table.message == ""
+    dealt = next(s for s in reversed(table.driver.steps) if s.event.get("event") == "dealt")
+    assert dealt.event.get("cut_bonus")

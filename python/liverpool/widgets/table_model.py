@@ -580,7 +580,7 @@ class TableModel:
         name = str(intent.get("name", ""))
         makers: dict[str, Callable[[], Action]] = {
             "next_round": Action.next_round,
-            "cut": lambda: Action.cut(None),
+            "cut": lambda: Action.cut(_cut_size(intent.get("size"))),
             "call_rummy": Action.call_rummy,
             "decline_discard": Action.decline_discard,
             "take_discard": Action.take_discard,
@@ -745,6 +745,15 @@ class TableModel:
             return build_view(self)
 
 
+def _cut_size(size: Any) -> int | None:
+    """The cut's size as typed (0 or nothing: at random); the engine judges the number."""
+    try:
+        value = int(size)
+    except (TypeError, ValueError):
+        return None
+    return value if value > 0 else None
+
+
 def _ends_differ(state: GameState, seat: int, index: int, cards: list[Card]) -> bool:
     """Whether laying ``cards`` off at the low end and at the high end of table meld
     ``index`` gives two different melds: tried by the engine on copies of the game."""
@@ -860,8 +869,8 @@ def build_view(model: TableModel) -> dict[str, Any]:
         "lay_off": bool(lay_targets),
         "undo": model.settings.undo and bool(model.undo_stack),
         "play_again": state.is_game_over or (model.coach is not None and model.coach.finished(model)),
-        "hint": mine,
-        "auto": mine,
+        "hint": mine and phase in ("draw", "play", "buying", "calling", "call_discard"),
+        "auto": mine and phase not in ("round_over",),
         "simple": sorted(names & {"next_round", "cut", "call_rummy"} | ({"pass"} if mine and phase == "calling" else set())),
     }
     top = state.discard_top
@@ -957,7 +966,7 @@ def prompt(model: TableModel, names: set[str]) -> str:
     phase = state.phase
     top = state.discard_top
     if phase == "cut":
-        return _t("prompt_cut_click")
+        return _t("prompt_cut", most=state.stock_size - 1)
     if phase == "draw" and "take_discard" in names and top is not None:
         return _t("prompt_draw_click", card=str(top))
     if phase == "draw":

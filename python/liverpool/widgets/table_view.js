@@ -137,7 +137,20 @@ function render({ model, el }) {
 
   function bar(view, words) {
     const a = view.actions;
-    const items = a.simple.map((name) => button(`lp-action lp-action-${name} lp-good`, words[`button_${name}`] || name, { kind: "action", name }));
+    const items = [];
+    for (const name of a.simple) {
+      if (name === "cut") {
+        // The cut's size (empty or 0: at random); the engine judges it.
+        const size = h("input", { type: "number", min: "0", class: "lp-cut-size", "aria-label": words.button_cut });
+        items.push(size);
+        items.push(h("button", {
+          type: "button", class: "lp-btn lp-action lp-action-cut lp-good",
+          onclick: () => send({ kind: "action", name: "cut", size: size.value === "" ? 0 : Number(size.value) }),
+        }, [h("span", { text: words.button_cut })]));
+      } else {
+        items.push(button(`lp-action lp-action-${name} lp-good`, words[`button_${name}`] || name, { kind: "action", name }));
+      }
+    }
     if (a.play_again) items.push(button("lp-play-again lp-good", words.w_play_again, { kind: "play_again" }));
     if (a.hint) items.push(button("lp-hint lp-quiet", words.w_hint, { kind: "hint" }));
     if (a.auto) items.push(button("lp-auto lp-quiet", words.w_auto, { kind: "auto" }));
