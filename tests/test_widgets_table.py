@@ -552,3 +552,39 @@ def test_the_cut_takes_the_typed_size_and_the_engine_judges_it() -> None:
     assert table.message == ""
     dealt = next(s for s in reversed(table.driver.steps) if s.event.get("event") == "dealt")
     assert dealt.event.get("cut_bonus")
+
+
+_KINDS = ["select", "select", "stock", "discard_pile", "meld", "slot", "unslot", "suggest", "go_down", "buy", "pass",
+          "undo", "hint", "auto", "auto", "clear", "end", "action", "nonsense"]
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    seed=st.integers(0, 2**16),
+    clicks=st.lists(st.tuples(st.sampled_from(_KINDS), st.integers(0, 30)), min_size=1, max_size=60),
+)
+def test_any_clicks_keep_the_table_consistent_with_the_engine(seed: int, clicks: list[tuple[str, int]]) -> None:
+    """Whatever is clicked: the hand shown (with the slots) is the engine's hand, the
+    selection is in it, the view is JSON, and a click that moved nothing changed nothing."""
+    table = model(seed=seed, bots=("greedy", "random"))
+    for kind, n in clicks:
+        view = table.view()
+        intent: dict[str, Any] = {"kind": kind}
+        if kind == "select" and view["hand"]:
+            intent["key"] = view["hand"][n % len(view["hand"])]["key"]
+        elif kind in ("meld", "slot", "unslot"):
+            intent["index"] = n % 4
+        elif kind == "end":
+            intent["end"] = ("low", "high")[n % 2]
+        elif kind == "action":
+            intent["name"] = ("next_round", "cut", "call_rummy", "bogus")[n % 4]
+        before, steps = table.state.to_json(), len(table.driver.steps)
+        table.handle(intent)
+        if len(table.driver.steps) == steps and kind != "undo":
+            assert table.state.to_json() == before
+        view = table.view()
+        json.dumps(view)
+        in_slots = [k.rsplit("#", 1)[0] for slot in view["slots"] for k in (c["key"] for c in slot["cards"])]
+        shown = sorted([c["card"] for c in view["hand"]] + in_slots)
+        assert shown == sorted(map(str, table.state.hand(0)))
+        assert set(table.selection) <= set(table.hand_keys())

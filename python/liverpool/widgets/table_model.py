@@ -695,7 +695,7 @@ class TableModel:
         self.gained = [str(c) for c in step.gained]
         if action.name in ("go_down", "lay_off", "swap_joker", "discard"):
             self.selection = []
-        if action.name == "go_down" or self.state.phase in ("cut", "round_over") or action.name == "next_round":
+        if action.name in ("go_down", "discard", "next_round") or self.state.phase in ("cut", "round_over"):
             self._reset_slots()
         self.log.add(step, offered)
         if step.round_end:
@@ -804,7 +804,8 @@ def build_view(model: TableModel) -> dict[str, Any]:
     if mine and phase == "draw" and "draw_stock" not in names and state.can(seat, Action.draw_stock()):
         names.add("draw_stock")  # accepted while a discard is on offer: it declines it (L-5.1)
     selected = model.selected_cards()
-    slot_keys = {k for slot in model.slots for k in slot}
+    slots_shown = mine and phase == "play" and not state.down[seat]
+    slot_keys = {k for slot in model.slots for k in slot} if slots_shown else set()
     keys = model.hand_keys()
     cards = model.hand_cards()
     hand = []
@@ -921,7 +922,7 @@ def build_view(model: TableModel) -> dict[str, Any]:
         if buying_question and top is not None
         else None,
         "melds": melds,
-        "slots": slots if (mine and phase == "play" and not state.down[seat]) else [],
+        "slots": slots if slots_shown else [],
         "pending": {"kind": model.pending.kind, "choices": [c if isinstance(c, str) or c is None else c.get("end") for c in model.pending.choices] if model.pending.kind != "swap" else []}
         if model.pending is not None and model.pending.kind in ("end", "action")
         else None,
