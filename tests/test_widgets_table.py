@@ -25,7 +25,8 @@ import liverpool  # noqa: E402
 from liverpool import Action, NativeBot, RuleSet, i18n  # noqa: E402
 from liverpool.game_loop import GameDriver  # noqa: E402
 from liverpool.widgets import card_table  # noqa: E402
-from liverpool.widgets.table import CardTable, profile_name, shown_seats  # noqa: E402
+from liverpool.widgets.table import profile_name, shown_seats  # noqa: E402
+from liverpool.widgets.table_widget import CardTable  # noqa: E402
 from liverpool.widgets.table_model import (  # noqa: E402
     Settings,
     TableModel,

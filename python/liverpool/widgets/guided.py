@@ -171,8 +171,8 @@ def guided_model(language: str = "en", pace: str = "normal") -> TableModel:
 
 
 def guided_game(*, language: str | None = None, pace: str = "normal") -> Any:
-    """The guided first game at the card table (a :class:`~liverpool.widgets.table.CardTable`)."""
-    from liverpool.widgets.table import CardTable
+    """The guided first game at the card table (a :class:`~liverpool.widgets.table_widget.CardTable`)."""
+    from liverpool.widgets.table_widget import CardTable
 
     lang = i18n.get_language() if language is None else language
     return CardTable(guided_model(lang, pace))

@@ -12,7 +12,9 @@ step). The parts, each findable and testable on its own:
 * the **view state**: :func:`liverpool.widgets.table_model.build_view`, the engine's view
   for the learner's seat and the places the engine lets them click now;
 * the **front end**: draws the view and sends intents back (``model.send``); it
-  decides no rule.
+  decides no rule;
+* the **widget**: :class:`liverpool.widgets.table_widget.CardTable` (imported only when a
+  table is built, so ``import liverpool.widgets`` needs no anywidget).
 
 The loop is :class:`liverpool.game_loop.GameDriver`, as in ``liverpool play``. The DOM
 hooks are listed in docs/card-table.md.
@@ -23,12 +25,8 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Iterable, Sequence
-from importlib import resources
 from types import SimpleNamespace
-from typing import Any
-
-import anywidget
-import traitlets
+from typing import TYPE_CHECKING, Any
 
 import liverpool
 from liverpool import i18n
@@ -37,8 +35,10 @@ from liverpool.game_loop import GameDriver
 from liverpool.narration import DOMAIN
 from liverpool.widgets.table_model import PACES, Settings, TableModel
 
+if TYPE_CHECKING:  # the widget needs anywidget, imported only when a table is built
+    from liverpool.widgets.table_widget import CardTable
+
 __all__ = [
-    "CardTable",
     "card_table",
     "hint_facts",
     "expert_hint_html",
@@ -52,10 +52,6 @@ __all__ = [
 
 #: The native bot kinds a seat can be given ("" leaves the seat empty).
 BOT_KINDS: tuple[str, ...] = ("expert", "greedy", "random")
-
-
-def _asset(name: str) -> str:
-    return resources.files("liverpool.widgets").joinpath(name).read_text(encoding="utf-8")
 
 
 def _t(key: str, **params: Any) -> str:
@@ -170,43 +166,6 @@ def calls_absent(rules: RuleSet) -> set[str]:
     return {name for name, key in (("call_rummy", "rummy_call"), ("call_liverpool", "liverpool_call")) if not options.get(key)}
 
 
-class CardTable(anywidget.AnyWidget):
-    """The whole table as one widget. ``view`` (synced) is the view state; the front end
-    sends intents as custom messages, which :meth:`intent` handles the same way."""
-
-    _esm = _asset("table_view.js")
-    _css = _asset("table_view.css")
-    view = traitlets.Dict().tag(sync=True)
-
-    def __init__(self, model: TableModel, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.model = model
-        model.on_change = self.refresh
-        self.on_msg(self._on_message)
-        self.refresh()
-
-    def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        if isinstance(content, dict):
-            self.intent(**content)
-
-    def intent(self, **intent: Any) -> None:
-        """Handle one intent (``kind="stock"``, ``kind="select", key="7♥#0"``, …) and redraw."""
-        self.model.handle(intent)
-        self.refresh()
-
-    def refresh(self) -> None:
-        self.view = self.model.view()
-
-    @property
-    def driver(self) -> GameDriver:
-        return self.model.driver
-
-    @property
-    def box(self) -> CardTable:
-        """The widget itself (``display(table.box)`` of older notebooks still works)."""
-        return self
-
-
 def _pace_key(pace: str | float) -> str:
     if isinstance(pace, str):
         return pace if pace in PACES else "normal"
@@ -235,4 +194,6 @@ def card_table(
         buying = "helps"
     settings = Settings(buying=buying, undo=undo, pace=_pace_key(pace))  # type: ignore[arg-type]
     model = TableModel(driver, language=lang, settings=settings, bot_kinds=list(bots), seed=seed, rules=rules)
+    from liverpool.widgets.table_widget import CardTable
+
     return CardTable(model)

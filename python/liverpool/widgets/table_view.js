@@ -55,6 +55,10 @@ function render({ model, el }) {
     if (view.buy_offer) {
       parts.push(h("div", { class: "lp-buy-offer", role: "group" }, [
         h("span", { class: "lp-buy-card", html: view.buy_offer.svg }),
+        h("span", { class: "lp-buy-penalty", title: words.w_penalty }, [
+          h("span", { class: "lp-buy-plus", text: "+" }),
+          h("span", { class: "lp-buy-back", html: view.stock.back }),
+        ]),
         h("div", { class: "lp-buy-text" }, [
           h("div", { text: view.buy_offer.text }),
           h("div", { class: "lp-buy-buttons" }, [
