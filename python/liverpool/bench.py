@@ -560,15 +560,19 @@ def bench_card_table(ctx: Context) -> list[Row]:
     clicks: list[int] = []
     buys: list[int] = []
     answer_ms: list[float] = []
+    decision_ms: list[float] = []  # all the clicks of one decision, the bots' moves after it included
     for game in range(ctx.size(1, 5)):
         table = TableModel(GameDriver.new(seed=ctx.seed + game), settings=Settings(pace="fast"), seed=ctx.seed + game)
         me = liverpool.NativeBot("greedy", seed=ctx.seed + game)
         while not table.state.is_game_over:
+            decision = 0.0
             for intent in clicks_for(table, me.choose(table.state, 0)):
                 start = time.perf_counter()
                 table.handle(intent)
                 table.view()
                 answer_ms.append((time.perf_counter() - start) * 1e3)
+                decision += answer_ms[-1]
+            decision_ms.append(decision)
         clicks.append(table.stats.clicks)
         buys.append(table.stats.buy_answers)
     share = sum(buys) / max(sum(clicks), 1)
@@ -578,6 +582,8 @@ def bench_card_table(ctx: Context) -> list[Row]:
         Row("table_buy_question_share", "card table: buy questions among the clicks", share, "", target="<= 0.2"),
         Row("table_click_ms_p50", "card table: answer to a click, median", float(np.percentile(answer_ms, 50)), "ms", target="< 200"),
         Row("table_click_ms_p99", "card table: answer to a click, 99th percentile", float(np.percentile(answer_ms, 99)), "ms", target="< 200"),
+        Row("table_decision_ms_p50", "card table: one learner decision, median", float(np.percentile(decision_ms, 50)), "ms",
+            note=f"{len(decision_ms)} decisions; its clicks and the bots' moves until the next one"),
     ]
 
 
