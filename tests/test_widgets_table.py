@@ -298,10 +298,31 @@ def test_the_log_folds_the_buying_window_into_the_discard_and_gives_reasons(lang
     with i18n.language(language):
         passed = i18n.text("table", "passed_on", who="", card="").strip(": ")
         nobody = i18n.text("table", "window_nobody_bought", card="").strip(" —")
-        why_discard = i18n.text("table", "why_discard")
+        discard_reasons = [i18n.text("table", k) for k in ("why_discard", "why_discard_loose", "why_discard_down")]
+        made = [i18n.text("table", "why_makes_set", rank="X").split("X")[0], i18n.text("table", "why_makes_run", suit="X").split("X")[0]]
     assert not any(passed and passed in line["text"] for line in lines)  # no line per pass
     assert any(nobody in line["text"] for line in lines)
-    assert any(f"({why_discard})" in line["text"] for line in lines if not line["you"])
+    assert any(f"({why})" in line["text"] for line in lines if not line["you"] for why in discard_reasons)
+    # The engine's arrangement explains a take or a buy: a set or a run in the bot's hand.
+    assert any(any(m in line["text"] + line["reason"] for m in made) for line in table.view()["log"])
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**16))
+def test_a_bots_reason_names_no_card_of_its_hidden_hand(seed: int) -> None:
+    """The reasons say what a card does (a set of 7s, fits nothing), never another card."""
+    table = model(seed=seed)
+    me = NativeBot("greedy", seed=seed)
+    for _ in range(60):
+        if table.state.is_game_over:
+            break
+        for intent in clicks_for(table, me.choose(table.state, 0)):
+            table.handle(intent)
+    card = re.compile(r"(10|[2-9AJQK])[♠♥♦♣]|JK")
+    for line in table.log.lines:
+        assert not card.search(line.reason), line.reason
+        for part in re.findall(r"\(([^)]*)\)", line.text):
+            assert not card.search(part) or part.startswith("L-") or "L-" in part, (part, line.text)
 
 
 @settings(max_examples=8, deadline=None)

@@ -79,8 +79,11 @@ class Settings:
 # ----- the log ------------------------------------------------------------------------
 
 
-def bot_reason(kind: str, step: Step, offered: Card | None) -> str:
-    """Why a bot made its move, in the learner's language: the bot's own policy, as the
+def bot_reason(kind: str, step: Step, offered: Card | None, state: GameState | None = None) -> str:
+    """Why a bot made its move, in the learner's language. For a greedy bot's take, buy
+    and discard the engine says what the card does in the bot's hand, given ``state``
+    (the game just after the move): ``best_arrangement`` puts a taken card in a set or a
+    run, a discarded card in the deadwood or not. Otherwise the bot's own policy, as the
     engine's bots follow it (docs/bots.md): greedy takes or buys a card only when it
     brings its contract closer, goes down as soon as it holds the contract, lays off
     whatever fits and throws away its least useful card; random picks any legal move."""
@@ -91,6 +94,10 @@ def bot_reason(kind: str, step: Step, offered: Card | None) -> str:
         return _t("why_random")
     if kind == "expert":
         return _t("why_expert")
+    if state is not None:
+        found = _arranged_reason(step, state)
+        if found:
+            return found
     card = str(offered) if offered is not None else ""
     keys = {
         "take_discard": "why_take",
@@ -104,6 +111,40 @@ def bot_reason(kind: str, step: Step, offered: Card | None) -> str:
     }
     key = keys.get(name, "")
     return _t(key, card=card) if key else ""
+
+
+def _arranged_reason(step: Step, state: GameState) -> str:
+    """What the engine's arrangement of the bot's hand says about the card it took,
+    bought or threw away ("" when it says nothing more than the policy)."""
+    event = step.event
+    name = step.action.name
+    seat = step.seat
+    card_text = event.get("card")
+    if not card_text or seat >= state.players:
+        return ""
+    card = Card(card_text)
+    hand = list(state.hand(seat))
+    rules = state.rules
+    down = state.down[seat]
+    if name in ("take_discard", "buy"):
+        if down:
+            return _t("why_fits_table") if name == "take_discard" else ""
+        if card.is_joker:
+            return ""
+        arranged = liverpool.best_arrangement(hand, rules)
+        meld = next((m for m in arranged.melds if card in m.cards), None)
+        if meld is None:
+            return ""
+        if meld.kind == "set":
+            return _t("why_makes_set", rank=str(card)[:-1])
+        return _t("why_makes_run", suit=str(card)[-1])
+    if name == "discard" and event.get("event") == "discarded":
+        if down:
+            return "" if rules.whole_hand(state.round) else _t("why_discard_down")
+        arranged = liverpool.best_arrangement([*hand, card], rules)
+        if card in arranged.deadwood:
+            return _t("why_discard_loose")
+    return ""
 
 
 @dataclass
@@ -139,6 +180,7 @@ class LogBook:
         self.bot_kinds = bot_kinds
         self.lines: list[LogLine] = []
         self._window: LogLine | None = None
+        self._state: GameState | None = None  # the game just after the step being logged
 
     def _close_window(self) -> None:
         line = self._window
@@ -148,10 +190,11 @@ class LogBook:
         if line.buyer is None and line.passes:
             line.text += _t("window_nobody_bought", card=line.window_card or "")
 
-    def add(self, step: Step, offered: Card | None) -> None:
+    def add(self, step: Step, offered: Card | None, state: GameState | None = None) -> None:
         event = step.event
         kind = event.get("event")
         seat = step.seat
+        self._state = state
         if kind == "passed":
             # A pass is folded into the window's line (or, after a buy, needs no line).
             if self._window is not None:
@@ -161,7 +204,7 @@ class LogBook:
         if kind == "bought" and self._window is not None:
             window = self._window
             window.buyer = seat
-            window.text += _t("window_bought", who=who(seat, self.viewer), card=event["card"])
+            window.text += self._say("window_bought", seat, card=event["card"])
             if seat != self.viewer:
                 window.text += self._reason_suffix(seat, step, offered)
             self._then(event)
@@ -169,7 +212,7 @@ class LogBook:
         if kind == "declined_discard":
             # The next player draws from the stock: the others are asked first (L-5.1).
             if self._window is not None:
-                self._window.text += _t("window_declined", who=who(seat, self.viewer))
+                self._window.text += self._say("window_declined", seat)
             else:  # the up-card of a new deal: no discard line to join
                 line = LogLine(_t("left_card", who=who(seat, self.viewer), card=event.get("card") or ""), seat)
                 line.window_card = event.get("card")
@@ -182,13 +225,14 @@ class LogBook:
         if kind == "took_discard" and self._window is not None:
             window = self._window
             window.buyer = seat
-            window.text += _t("window_taken", who=who(seat, self.viewer))
+            window.text += self._say("window_taken", seat)
             if seat != self.viewer:
                 window.text += self._reason_suffix(seat, step, offered)
             self._close_window()
             return
         self._close_window()
-        reason = "" if seat == self.viewer or step.automatic else self._reason(seat, step, offered)
+        quiet = seat == self.viewer or step.automatic or event.get("went_out")
+        reason = "" if quiet else self._reason(seat, step, offered)
         line_kind = "round" if kind == "round_started" else "move"
         line = LogLine(step.text, seat, line_kind, reason)
         self.lines.append(line)
@@ -199,6 +243,12 @@ class LogBook:
             line.window_card = event.get("card")
             self._window = line
         self._round_end(step)
+
+    def _say(self, key: str, seat: int, **params: Any) -> str:
+        """``key`` about ``seat``; the ``_you`` form (its verb agrees with "you") for the learner."""
+        if seat == self.viewer:
+            return _t(f"{key}_you", **params)
+        return _t(key, who=who(seat, self.viewer), **params)
 
     def _then(self, event: dict[str, Any]) -> None:
         """The stock draw that the window's close let through (L-5.1) gets its own line."""
@@ -211,7 +261,7 @@ class LogBook:
 
     def _reason(self, seat: int, step: Step, offered: Card | None) -> str:
         kind = self.bot_kinds.get(seat)
-        return bot_reason(kind, step, offered) if kind else ""
+        return bot_reason(kind, step, offered, self._state) if kind else ""
 
     def _reason_suffix(self, seat: int, step: Step, offered: Card | None) -> str:
         reason = self._reason(seat, step, offered)
@@ -724,7 +774,7 @@ class TableModel:
         pace = PACES.get(self.settings.pace, 0.0)
         for step in self.driver.run_bots(self.standing_answer):
             offered = _offered(step)
-            self.log.add(step, offered)
+            self.log.add(step, offered, self.state)
             if step.round_end:
                 self.round_news = list(step.round_end)
                 self._reset_slots()
