@@ -675,6 +675,8 @@ class TableModel:
         hint = self.state.hint(self.seat)
         action = hint.action
         self.hint_text = hint.reason
+        if "samples" in hint.args:  # the search's words, glossed once
+            self.hint_text += " " + _t("hint_gloss")
         cards = [action.card] if action.card is not None else list(action.cards or [])
         for meld in action.melds or []:
             cards.extend(meld)
