@@ -224,7 +224,7 @@ def test_the_player_speaks_the_learners_language(language: str, progress: str, r
 def test_describe_action_in_portuguese_and_spanish() -> None:
     swap = {"do": "swap_joker", "meld": 0, "card": "6♥", "to_meld": 1}
     with liverpool.i18n.language("pt"):
-        assert describe_action(2, swap) == "jogador 2: trocar 6♥ pelo coringa do jogo 0, coringa para o jogo 1"
+        assert describe_action(2, swap) == "jogador 2: trocar 6♥ pelo coringa da combinação 0, coringa para a combinação 1"
     with liverpool.i18n.language("es"):
         assert describe_action(2, swap) == (
             "jugador 2: cambiar 6♥ por el comodín de la combinación 0, comodín a la combinación 1"
