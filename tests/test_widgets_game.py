@@ -195,7 +195,7 @@ def test_board_html_escapes_the_message_and_shows_round_scores() -> None:
 
 def test_describe_action_names_the_move() -> None:
     assert describe_action(2, {"do": "swap_joker", "meld": 0, "card": "6♥", "to_meld": 1}) == (
-        "seat 3: swap 6♥ for the joker of meld 0, joker to meld 1"
+        "seat 3: swap 6♥ for the joker of meld 1, joker to meld 2"  # melds shown from 1
     )
     assert describe_action(0, Action.go_down([["7♠", "7♥", "7♦"], ["9♠", "9♥", "9♦"]])) == (
         "seat 1: go down with 7♠ 7♥ 7♦ | 9♠ 9♥ 9♦"
@@ -237,10 +237,10 @@ def test_the_player_speaks_the_learners_language(language: str, progress: str, r
 def test_describe_action_in_portuguese_and_spanish() -> None:
     swap = {"do": "swap_joker", "meld": 0, "card": "6♥", "to_meld": 1}
     with liverpool.i18n.language("pt"):
-        assert describe_action(2, swap) == "jogador 3: trocar 6♥ pelo coringa do jogo 0, coringa para o jogo 1"
+        assert describe_action(2, swap) == "jogador 3: trocar 6♥ pelo coringa da combinação 1, coringa para a combinação 2"
     with liverpool.i18n.language("es"):
         assert describe_action(2, swap) == (
-            "jugador 3: cambiar 6♥ por el comodín de la combinación 0, comodín a la combinación 1"
+            "jugador 3: cambiar 6♥ por el comodín de la combinación 1, comodín a la combinación 2"
         )
 
 

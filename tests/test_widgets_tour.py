@@ -485,7 +485,7 @@ def test_spanish_rendering() -> None:
         ladder = tour.contract_ladder()
         assert "1 trío y 2 escaleras" in words(ladder.ladder.value)
         keep = tour.keep_a_card_demo()
-        assert "añadir 4♥ a la combinación 0" in words(keep.result.value)
+        assert "añadir 4♥ a la combinación 1" in words(keep.result.value)
     assert "Jokers" in words(tour.deck_explorer().result.value)  # the language is restored
 
 

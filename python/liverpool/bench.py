@@ -545,6 +545,48 @@ def bench_expert(ctx: Context) -> list[Row]:
     return rows
 
 
+@section("card table")
+def bench_card_table(ctx: Context) -> list[Row]:
+    """The card table (issue 16): a whole game played by clicking, the learner's moves
+    being a greedy bot's choices turned into clicks (``clicks_for``), buying on its
+    default ("only when the card would help my hand"); the clicks per game, the share of
+    them that answered a buy question, and the time the table takes to answer a click
+    (the model's work and the view it sends, bots at the fastest pace)."""
+    try:
+        from liverpool.game_loop import GameDriver
+        from liverpool.widgets.table_model import Settings, TableModel, clicks_for
+    except ImportError as exc:  # the widgets need the notebooks extra
+        return [Row("table_clicks_per_game", "card table", None, "clicks", note=f"not available: {exc}")]
+    clicks: list[int] = []
+    buys: list[int] = []
+    answer_ms: list[float] = []
+    decision_ms: list[float] = []  # all the clicks of one decision, the bots' moves after it included
+    for game in range(ctx.size(1, 5)):
+        table = TableModel(GameDriver.new(seed=ctx.seed + game), settings=Settings(pace="fast"), seed=ctx.seed + game)
+        me = liverpool.NativeBot("greedy", seed=ctx.seed + game)
+        while not table.state.is_game_over:
+            decision = 0.0
+            for intent in clicks_for(table, me.choose(table.state, 0)):
+                start = time.perf_counter()
+                table.handle(intent)
+                table.view()
+                answer_ms.append((time.perf_counter() - start) * 1e3)
+                decision += answer_ms[-1]
+            decision_ms.append(decision)
+        clicks.append(table.stats.clicks)
+        buys.append(table.stats.buy_answers)
+    share = sum(buys) / max(sum(clicks), 1)
+    note = f"{len(clicks)} games; before issue 16: 340 clicks, 55 % buy questions"
+    return [
+        Row("table_clicks_per_game", "card table: clicks per whole game", float(np.mean(clicks)), "clicks", note=note),
+        Row("table_buy_question_share", "card table: buy questions among the clicks", share, "", target="<= 0.2"),
+        Row("table_click_ms_p50", "card table: answer to a click, median", float(np.percentile(answer_ms, 50)), "ms", target="< 200"),
+        Row("table_click_ms_p99", "card table: answer to a click, 99th percentile", float(np.percentile(answer_ms, 99)), "ms", target="< 200"),
+        Row("table_decision_ms_p50", "card table: one learner decision, median", float(np.percentile(decision_ms, 50)), "ms",
+            note=f"{len(decision_ms)} decisions; its clicks and the bots' moves until the next one"),
+    ]
+
+
 # --- running and reporting ---------------------------------------------------------
 
 

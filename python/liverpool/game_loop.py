@@ -15,14 +15,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from liverpool._core import Action, Card, GameState, NativeBot, RuleSet, game_seeds
 from liverpool.narration import describe_event, round_end_lines
 
-__all__ = ["HUMAN", "Step", "RoundResult", "GameDriver", "make_game"]
+__all__ = ["HUMAN", "Step", "RoundResult", "GameDriver", "Snapshot", "make_game"]
 
 #: The person's seat.
 HUMAN = 0
@@ -66,10 +66,28 @@ class Step:
     round_end: list[str] = field(default_factory=list)
     #: Cards the person received with this move (a draw, the taken or bought card).
     gained: list[Card] = field(default_factory=list)
+    #: True when the move was made for the person by a standing answer (e.g. the card
+    #: table's buying setting), not by a click of theirs.
+    automatic: bool = False
 
     @property
     def lines(self) -> list[str]:
         return [self.text, *self.round_end]
+
+
+#: A standing answer for the person: given the game, the move to make for them now, or
+#: None to wait for their own decision (see :meth:`GameDriver.run_bots`).
+StandingAnswer = Callable[[GameState], "Action | None"]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything :meth:`GameDriver.restore` needs to go back to an earlier moment."""
+
+    state: GameState
+    steps: int
+    rounds: int
+    cut_bonus_seat: int | None
 
 
 class GameDriver:
@@ -115,7 +133,18 @@ class GameDriver:
 
     # ----- moving -----
 
-    def _apply(self, seat: int, action: Action) -> Step:
+    def snapshot(self) -> Snapshot:
+        """The game now, to come back to with :meth:`restore` (an undo)."""
+        return Snapshot(self.state.clone(), len(self.steps), len(self.rounds), self._cut_bonus_seat)
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Back to ``snapshot``: the state, the steps and the finished rounds of then."""
+        self.state = snapshot.state.clone()
+        del self.steps[snapshot.steps :]
+        del self.rounds[snapshot.rounds :]
+        self._cut_bonus_seat = snapshot.cut_bonus_seat
+
+    def _apply(self, seat: int, action: Action, automatic: bool = False) -> Step:
         state = self.state
         offered = state.discard_top if state.phase == "buying" else None
         event = state.apply(seat, action)  # raises on a refusal; the state is then unchanged
@@ -130,7 +159,7 @@ class GameDriver:
             self.rounds.append(
                 RoundResult(end["round"], end["scores"], end["totals"], end.get("winner"), end["reason"], self._cut_bonus_seat)
             )
-        step = Step(seat, action, data, text, end_lines, self._gained(data))
+        step = Step(seat, action, data, text, end_lines, self._gained(data), automatic)
         self.steps.append(step)
         return step
 
@@ -164,7 +193,18 @@ class GameDriver:
             return None
         return self._apply(seat, self.bots[seat].choose(self.state, seat))
 
-    def run_bots(self) -> Iterator[Step]:
-        """The bots' moves, one at a time, until the person must decide (or game over)."""
-        while (step := self.bot_move()) is not None:
+    def run_bots(self, answer: StandingAnswer | None = None) -> Iterator[Step]:
+        """The bots' moves, one at a time, until the person must decide (or game over).
+
+        ``answer`` is the person's standing answer: when the engine asks the person and
+        it returns a move, that move is played for them (a :class:`Step` marked
+        ``automatic``) and the bots play on; when it returns None, the loop stops."""
+        while True:
+            step = self.bot_move()
+            if step is None and answer is not None and self.waiting_for_human and not self.is_over:
+                standing = answer(self.state)
+                if standing is not None:
+                    step = self._apply(self.human, standing, automatic=True)
+            if step is None:
+                return
             yield step

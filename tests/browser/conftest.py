@@ -53,6 +53,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def _free_port() -> int:
+    # LIVERPOOL_VOILA_PORT pins the port (e.g. to a range of one's own on a shared machine).
+    if os.environ.get("LIVERPOOL_VOILA_PORT"):
+        return int(os.environ["LIVERPOOL_VOILA_PORT"])
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]

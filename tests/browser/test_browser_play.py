@@ -19,11 +19,16 @@ try:
 except ImportError:  # the fixtures skip (or fail) with the reason; collection must not break
     PlaywrightTimeout = TimeoutError  # type: ignore[misc,assignment]
 
-from .browser_support import NOTEBOOKS, STEP_NOTEBOOKS, TABLE_NOTEBOOKS, TOUR_NOTEBOOKS, notebook_language
+from .browser_support import (
+    NOTEBOOKS,
+    STEP_NOTEBOOKS,
+    TABLE_NOTEBOOKS,
+    TOUR_NOTEBOOKS,
+    notebook_language,
+    screenshot_path,
+)
 
 CHANGE_TIMEOUT_MS = 30_000
-# A round between greedy bots ends in a few dozen turns; this only stops a stuck loop.
-MAX_TABLE_MOVES = 300
 QUICK_CLICK_MS = 5_000
 
 
@@ -41,141 +46,227 @@ def _no_errors(view: Any) -> None:
 
 # --- the card table -------------------------------------------------------------------
 
+# A whole game takes about 250 clicks at the fastest bot pace; this only stops a stuck loop.
+MAX_TABLE_CLICKS = 1500
+
+
 class Table:
     """The ``.lp-table`` on a page, driven through its DOM hooks (docs/card-table.md)."""
 
-    def __init__(self, view: Any, index: int = 0) -> None:
+    def __init__(self, view: Any, index: int = 0, selector: str = ".lp-table:not(.lp-guided)") -> None:
         self.view = view
-        self.root = view.page.locator(".lp-table").nth(index)
+        self.root = view.page.locator(selector).nth(index)
+        self.clicks = 0
 
-    def click(self, locator: Any) -> bool:
-        """Click and wait for the kernel's answer (the bots' moves included) to be drawn.
-        False when the element was not clickable."""
+    def click(self, selector: str) -> bool:
+        """Click the first element matching ``selector`` and wait for the kernel's answer
+        (the bots' moves included) to be drawn. False when there was none to click."""
+        target = self.root.locator(selector).first
+        if target.count() == 0 or not target.is_visible() or not target.is_enabled():
+            return False
         try:
-            self.view.click(locator, timeout_ms=QUICK_CLICK_MS)
+            self.view.click(target, timeout_ms=QUICK_CLICK_MS)
         except PlaywrightTimeout:
             return False
+        self.clicks += 1
         return True
 
-    def enabled_actions(self) -> list[str]:
-        names: list[str] = self.root.evaluate(
-            """(root) => [...root.querySelectorAll("button.lp-action")]
-                 .filter((b) => !b.disabled && b.offsetParent !== null)
-                 .map((b) => [...b.classList].find((c) => c.startsWith("lp-action-")).slice("lp-action-".length))"""
-        )
-        return names
+    def has(self, selector: str) -> bool:
+        found = self.root.locator(selector)
+        return found.count() > 0 and found.first.is_visible()
 
     def hand(self) -> list[str]:
         cards: list[str] = self.root.locator(".lp-hand .lp-card").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
         return cards
 
-    def round_is_over(self) -> bool:
-        return self.root.locator(".lp-log li.lp-log-round-end").count() > 0 or "next_round" in self.enabled_actions()
+    def data(self, name: str) -> int:
+        return int(self.root.get_attribute(f"data-{name}") or 0)
 
-    def action(self, name: str) -> Any:
-        return self.root.locator(f"button.lp-action-{name}")
-
-    def message(self) -> str:
-        text: str = self.root.locator(".lp-message").first.inner_text()
-        return text
+    def text(self, selector: str) -> str:
+        found = self.root.locator(selector)
+        return found.first.inner_text() if found.count() else ""
 
 
-def _play_one_move(table: Table, tried_go_down: set[tuple[str, ...]], seen_selected: list[str]) -> str:
-    """Seat 0's next move, chosen as a cautious beginner: never buy, draw from the stock,
-    go down when the engine offers a go-down, throw away the last card of the hand.
-    Returns the move clicked ("" when there was nothing to click)."""
-    enabled = table.enabled_actions()
+def _play_one_decision(table: Table, tried_go_down: set[tuple[str, ...]]) -> str:
+    """Seat 0's next decision, clicked as a beginner at the table would: answer a buy
+    question with Pass, draw from the stock, go down with the engine's suggestion when the
+    table says so, otherwise select the last card and click the discard pile."""
+    if table.has(".lp-buy-offer"):
+        return "pass" if table.click(".lp-pass") else ""
+    for name in ("cut", "next_round"):
+        if table.click(f".lp-action-{name}"):
+            return name
+    if table.click(".lp-stock.lp-live"):
+        return "stock"
     hand = tuple(table.hand())
-    for name in ("cut", "pass", "draw_stock", "decline_discard"):
-        if name in enabled:
-            return name if table.click(table.action(name)) else ""
-    if "go_down" in enabled and hand not in tried_go_down:
-        tried_go_down.add(hand)  # with nothing selected the table offers the engine's go-downs of the hand
-        return "go_down" if table.click(table.action("go_down")) else ""
-    if "discard" in enabled and hand:
-        last = table.root.locator(".lp-hand .lp-card").last
-        card = last.get_attribute("data-card") or "?"
-        if not table.click(last):
+    if table.has(".lp-can-go-down") and hand not in tried_go_down:
+        tried_go_down.add(hand)
+        if table.click(".lp-suggest") and table.click(".lp-go-down"):
+            return "go_down"
+    if table.has(".lp-discard-pile.lp-live") and hand:
+        if not table.click(".lp-hand .lp-card:last-child"):
             return ""
-        assert "lp-selected" in (last.get_attribute("class") or ""), f"the clicked {card} is not drawn as selected"
-        seen_selected.append(card)
-        return "discard" if table.click(table.action("discard")) else ""
-    if enabled:  # e.g. only take_discard: the engine allows nothing else now
-        return enabled[0] if table.click(table.action(enabled[0])) else ""
+        assert table.has(".lp-hand .lp-card.lp-selected"), "the clicked card is not drawn as selected"
+        return "discard" if table.click(".lp-discard-pile.lp-live") else ""
+    if table.click(".lp-action"):
+        return "action"
     return ""
 
 
-def _full_round_notebook() -> Path | None:
-    """One table notebook plays a whole round (English if there is one); in the others,
-    whose bots' moves take as long, a few moves and the translated buttons are enough."""
+def _whole_game_notebook() -> Path | None:
+    """One table notebook plays a whole game (English if there is one); in the others a
+    round is enough (a whole game is about two minutes of clicks)."""
     english = [path for path in TABLE_NOTEBOOKS if notebook_language(path) == "en"]
     candidates = english or TABLE_NOTEBOOKS
     return candidates[0] if candidates else None
 
 
-def _catalogue_text(lang: str, key: str) -> str:
+def _catalogue_text(lang: str, key: str, **params: Any) -> str:
     from liverpool import i18n
     from liverpool.narration import DOMAIN
 
     with i18n.language(lang):
-        return i18n.text(DOMAIN, key)
-
-
-def _catalogue_label(lang: str, action: str) -> str:
-    return _catalogue_text(lang, f"button_{action}")
+        return i18n.text(DOMAIN, key, **params)
 
 
 @pytest.mark.parametrize("notebook", _params(TABLE_NOTEBOOKS, "the card table (card_table)"))
 def test_playing_at_the_card_table(notebook: Path, open_notebook: Any) -> None:
-    whole_round = notebook == _full_round_notebook()
+    """By clicking cards and piles: a whole game in English (a round in pt and es), with
+    the buying setting on its default, undo used once; buy questions are at most a fifth
+    of the clicks; the words are the page's language; screenshots at 1280, 800, 390 px."""
+    whole_game = notebook == _whole_game_notebook()
     lang = notebook_language(notebook)
     view = open_notebook(notebook)
+    view.page.wait_for_selector(".lp-table:not(.lp-guided) .lp-banner", timeout=CHANGE_TIMEOUT_MS)
     table = Table(view)
     table.root.scroll_into_view_if_needed()
-    assert table.root.locator(".lp-hand .lp-card").count() > 0 or "cut" in table.enabled_actions(), "no hand, no cut"
-    view.screenshot("-table-start", element=table.root)
-    for action in ("draw_stock", "discard", "go_down"):
-        label = table.action(action).inner_text().strip()
-        assert label == _catalogue_label(lang, action), f"the {action} button is not in {lang}: {label!r}"
-        if lang != "en":
-            assert label != _catalogue_label("en", action), f"the {action} button is still English: {label!r}"
+    assert table.hand() or table.has(".lp-action-cut"), "no hand, no cut"
+    round_one = _catalogue_text(lang, "banner_round", round=1, rounds=7, contract="-").split("·")[0].strip()
+    assert table.text(".lp-banner").startswith(round_one), table.text(".lp-banner")
+    assert table.text(".lp-stock .lp-pile-label").startswith(_catalogue_text(lang, "w_stock"))
+    # The bots at the fastest pace (the setting, as a person would choose it); buying stays on its default.
+    assert table.root.locator(".lp-setting-buying").input_value() == "helps"
+    table.root.locator(".lp-settings summary").click()
+    mark = view.mark()
+    table.root.locator(".lp-setting-pace").select_option("fast")
+    view.wait_kernel(mark)
+    for width in (1280, 800, 390):
+        view.page.set_viewport_size({"width": width, "height": 900})
+        view.page.wait_for_timeout(200)
+        table.root.screenshot(path=str(screenshot_path(notebook, f"-table-{width}")))
+    view.page.set_viewport_size({"width": 1280, "height": 900})
+    # At 1280 x 900 the banner and the hand fit in one screen: no scrolling between them.
+    box_banner = table.root.locator(".lp-banner").bounding_box()
+    box_hand = table.root.locator(".lp-hand").bounding_box()
+    assert box_hand["y"] + box_hand["height"] - box_banner["y"] <= 900, (box_banner, box_hand)
 
-    assert table.click(table.root.locator("button.lp-hint")), "the hint button cannot be clicked"
-    assert table.root.locator(".lp-hint-panel").first.inner_text().strip(), "the hint showed nothing"
-    # Issue 10: the hint opens with the expert's move and its reason, in the page's language.
-    expert = table.root.locator(".lp-expert-hint").first
-    assert expert.count() == 1, "the hint has no expert suggestion"
-    with_label = expert.inner_text()
-    assert _catalogue_text(lang, "hint_expert") in with_label, f"the expert's hint is not in {lang}: {with_label!r}"
-    view.screenshot("-table-hint", element=table.root)
+    assert table.click(".lp-hint"), "the hint button cannot be clicked"
+    assert table.text(".lp-hint-panel").strip(), "the hint showed nothing"
 
     moves: list[str] = []
     tried_go_down: set[tuple[str, ...]] = set()
-    seen_selected: list[str] = []
-    for _ in range(MAX_TABLE_MOVES):
-        if table.round_is_over() or (not whole_round and "discard" in moves):
+    undone = False
+    while table.clicks < MAX_TABLE_CLICKS:
+        if table.has(".lp-play-again") or (not whole_game and table.has(".lp-round-news")):
             break
-        move = _play_one_move(table, tried_go_down, seen_selected)
+        before = table.hand()
+        move = _play_one_decision(table, tried_go_down)
         if not move:
             view.screenshot("-table-stuck", element=table.root)
-            pytest.fail(
-                f"seat 0 has no move to click and the round is not over; message "
-                f"{table.message()!r}, enabled {table.enabled_actions()}, last moves {moves[-8:]}"
-            )
+            pytest.fail(f"seat 0 has nothing to click; prompt {table.text('.lp-prompt')!r}, message {table.text('.lp-message')!r}, last {moves[-8:]}")
         moves.append(move)
+        if move == "discard" and not undone:
+            # Undo once: the discarded card comes back to the hand.
+            assert table.click(".lp-undo"), "undo is not offered after a discard"
+            assert sorted(table.hand()) == sorted(before), "undo did not bring the hand back"
+            assert _catalogue_text(lang, "undone") in table.text(".lp-message")
+            undone = True
         if moves.count("discard") == 3:
             view.screenshot("-table-mid", element=table.root)
     else:
-        pytest.fail(f"the round did not end after {MAX_TABLE_MOVES} moves: {moves[-10:]}")
+        pytest.fail(f"the game did not end after {MAX_TABLE_CLICKS} clicks: {moves[-10:]}")
+    view.screenshot("-table-end" if whole_game else "-table-round", element=table.root)
+    clicks, buy_answers = table.data("clicks"), table.data("buy-answers")
+    print(f"{notebook.name} [{lang}]: {'game' if whole_game else 'round'} in {clicks} clicks, {buy_answers} buy questions")
+    assert undone and "discard" in moves
+    assert buy_answers * 5 <= clicks, f"{buy_answers} buy questions in {clicks} clicks"
+    assert table.root.locator(".lp-log li").count() > 3, "the log does not narrate the bots' moves"
+    if whole_game:
+        assert table.has(".lp-winner-banner")
+        scores = table.text(".lp-scores")
+        assert re.search(r"^7\b", scores, re.MULTILINE), f"no row for round 7: {scores!r}"
+    _no_errors(view)
 
-    view.screenshot("-table-end" if whole_round else "-table-moves", element=table.root)
-    assert "discard" in moves, f"seat 0 never discarded: {moves}"
-    assert seen_selected, "a clicked hand card was never drawn as selected (.lp-selected)"
-    assert table.root.locator(".lp-log li").count() > len(moves), "the log does not narrate the bots' moves"
-    if whole_round:
-        assert table.round_is_over()
-        scores = table.root.locator(".lp-scores").first.inner_text()
-        assert re.search(r"\d", scores), f"no scores after the round: {scores!r}"
+
+def _follow_the_coach(table: Table, tried_go_down: set[tuple[str, ...]]) -> str:
+    """The move the coach asks for in the guided game's current lesson (``data-lesson``)."""
+    lesson = table.root.get_attribute("data-lesson") or ""
+    if table.has(".lp-buy-offer"):
+        card = table.root.locator(".lp-buy-card svg").first.get_attribute("data-card")
+        wanted = ".lp-buy" if lesson == "buy" and card == "K♣" else ".lp-pass"
+        return wanted if table.click(wanted) else ""
+    if lesson == "take":
+        return "take" if table.click(".lp-discard-pile.lp-live") else ""
+    if lesson == "go_down":
+        return "go_down" if table.click(".lp-suggest") and table.click(".lp-go-down") else ""
+    if lesson == "no_lay_off":
+        return "discard" if table.click('.lp-hand .lp-card[data-card="Q♦"]') and table.click(".lp-discard-pile.lp-live") else ""
+    if lesson == "lay_off":
+        kings = '.lp-meld:has(.lp-meld-card[data-card="K♠"])'
+        return "lay_off" if table.click('.lp-hand .lp-card[data-card="K♣"]') and table.click(kings) else ""
+    return _play_one_decision(table, tried_go_down)
+
+
+@pytest.mark.parametrize("notebook", _params(TABLE_NOTEBOOKS, "the card table (card_table)"))
+def test_the_guided_first_game_to_its_end(notebook: Path, open_notebook: Any) -> None:
+    """The guided game in every language: a move other than the lesson's is explained and
+    not applied; the L-5.3 lesson is the engine's refusal; the round is played to its
+    scoring, following the coach."""
+    lang = notebook_language(notebook)
+    view = open_notebook(notebook)
+    if "guided_game" not in notebook.read_text(encoding="utf-8"):
+        pytest.skip(f"{notebook.name} has no guided game")
+    view.page.wait_for_selector(".lp-table.lp-guided .lp-coach", timeout=CHANGE_TIMEOUT_MS)
+    table = Table(view, selector=".lp-table.lp-guided")
+    table.root.scroll_into_view_if_needed()
+    mark = view.mark()
+    table.root.locator(".lp-settings summary").click()
+    table.root.locator(".lp-setting-pace").select_option("fast")
+    view.wait_kernel(mark)
+    coach = table.text(".lp-coach")
+    assert "7♦" in coach, coach
+    hand = table.hand()
+    assert table.click(".lp-stock.lp-live") or True  # the stock is not the lesson's move
+    assert table.hand() == hand, "a move other than the lesson's was applied"
+    assert _catalogue_text(lang, "coach_not_now", lesson="").strip() in table.text(".lp-message")
+    # The keyboard: D is the discard pile (lesson 1: take the 7♦).
+    table.root.focus()
+    mark = view.mark()
+    view.page.keyboard.press("d")
+    view.wait_kernel(mark)
+    assert "7♦" in table.hand(), "the D key did not take the discard"
+    assert table.click(".lp-suggest") and table.click(".lp-go-down")
+    # Lesson 3: laying off on the go-down turn is refused by the engine, in the page's language.
+    assert table.click('.lp-hand .lp-card[data-card="8♣"]') and table.click(".lp-meld")
+    assert "L-5.3" in table.text(".lp-message")
+    assert table.click('.lp-hand .lp-card[data-card="8♣"]')  # drop it from the selection
+    view.screenshot("-guided-lesson-3", element=table.root)
+    tried_go_down: set[tuple[str, ...]] = set()
+    lessons = []
+    for _ in range(400):
+        if table.has(".lp-play-again"):
+            break
+        lesson = table.root.get_attribute("data-lesson") or ""
+        if not lessons or lessons[-1] != lesson:
+            lessons.append(lesson)
+        if not _follow_the_coach(table, tried_go_down):
+            view.screenshot("-guided-stuck", element=table.root)
+            pytest.fail(f"nothing to click in lesson {lesson!r}: {table.text('.lp-coach')!r} {table.text('.lp-message')!r}")
+    else:
+        pytest.fail("the guided round did not end")
+    assert lessons[:4] == ["no_lay_off", "buy", "draw", "lay_off"], lessons
+    assert "L-10.1" in table.text(".lp-coach")
+    view.screenshot("-guided-end", element=table.root)
     _no_errors(view)
 
 

@@ -18,7 +18,8 @@ gets an ``"=0"`` form ("nenhuma carta"), never "0 carta".
 **Seats.** The API counts seats from 0; people count them from 1 ("jogador 1" is the
 first seat). The shift happens in one place, :func:`seat_number`, when a seat is
 rendered for a person: :func:`text` shows an integer ``seat`` parameter as
-``seat_number(seat)``, and :meth:`liverpool.errors.Message.render` does the same for
+``seat_number(seat)`` (and so an integer table-meld index, ``meld`` and ``to_meld``:
+melds are counted from 1 too), and :meth:`liverpool.errors.Message.render` does the same for
 the seat placeholders of the refusals a player reads. The engine's own English
 (``LiverpoolError.english``, logs) and every API field keep the index.
 
@@ -186,8 +187,8 @@ def seat_number(seat: int) -> int:
 
 def meld_label(index: int, lang: str | None = None) -> str:
     """A table meld's API index as people read it, counted from 1 like seats: "#1",
-    "nº 1", "n.º 1" for index 0."""
-    return text("cards", "meld_number", lang=lang, index=index + 1)
+    "nº 1", "n.º 1" for index 0 (as :func:`text` shows an integer ``meld``)."""
+    return text("cards", "meld_number", lang=lang, index=seat_number(index))
 
 
 #: The grammatical cases of a seat phrase (the ``common`` keys ``seat_<case>`` and
@@ -209,12 +210,18 @@ def seat_phrase(seat: int, case: str = "label", /, lang: str | None = None, *, y
     return text("common", "seat" if case == "label" else f"seat_{case}", lang=lang, seat=seat)
 
 
+#: Parameters that carry an API index (from 0) which people read from 1.
+INDEX_PARAMS: tuple[str, ...] = ("seat", "meld", "to_meld")
+
+
 def _for_people(params: dict[str, Any]) -> dict[str, Any]:
-    """``params`` with an integer ``seat`` (an API index) shown from 1."""
-    seat = params.get("seat")
-    if isinstance(seat, int) and not isinstance(seat, bool):
-        return {**params, "seat": seat_number(seat)}
-    return params
+    """``params`` with an integer seat or table-meld index (``INDEX_PARAMS``) shown from 1."""
+    shifted = {
+        name: seat_number(value)
+        for name, value in params.items()
+        if name in INDEX_PARAMS and isinstance(value, int) and not isinstance(value, bool)
+    }
+    return {**params, **shifted} if shifted else params
 
 
 def domains() -> list[str]:

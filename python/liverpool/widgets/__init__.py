@@ -19,6 +19,7 @@ from liverpool.widgets.scenario import (
     scenario_player,
 )
 from liverpool.widgets.explorer import go_down_explorer
+from liverpool.widgets.guided import guided_game
 from liverpool.widgets.table import card_table
 
 __all__ = [
@@ -30,5 +31,6 @@ __all__ = [
     "describe_event",
     "describe_refusal",
     "go_down_explorer",
+    "guided_game",
     "scenario_player",
 ]

@@ -52,7 +52,7 @@ def describe_action(seat: int, action: Action | dict[str, Any]) -> str:
     current language.
 
     >>> from liverpool import Action
-    >>> describe_action(0, Action.lay_off(0, ["4♣"])).endswith(": lay off 4♣ on table meld 0")
+    >>> describe_action(0, Action.lay_off(0, ["4♣"])).endswith(": lay off 4♣ on table meld 1")  # melds are shown from 1
     True
     """
     return narration.describe_action(seat, action, viewer=None)
