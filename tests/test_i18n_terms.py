@@ -69,7 +69,7 @@ PORTUGUESE: list[Rule] = [
     _rule(
         "vez as a turn",
         r"\buma vez é\b|\btoda vez\b|\bvezes por\b|\bnuma vez\b|\bnesta vez\b|\bnessa vez\b|\bna vez\b|\bda vez\b"
-        r"|\b(?:sua|minha|tua|a) vez\b(?! que)",
+        r"|\b(?:sua|minha|tua|a) vez\b(?! que)|\blimite de vezes\b",
         "a turn is a *turno* (seed 002), never *vez*",
     ),
     _rule(
@@ -223,6 +223,7 @@ def test_the_scan_sees_every_catalogue_and_notebook(lang: str) -> None:
         ("pt", "vez as a turn", "Mediana de vezes por rodada"),
         ("pt", "vez as a turn", "o jogador da vez ainda não comprou"),
         ("pt", "vez as a turn", "sua vez: pegue o descarte"),
+        ("pt", "vez as a turn", "o motor chegou ao limite de vezes"),
         ("pt", "comprar for drawing", "o jogador compra do monte"),
         ("pt", "comprar for drawing", "Comprar (monte vazio)"),
         ("pt", "jogo for a meld or the game", "acrescentou 4♣ ao jogo 0 da mesa"),

@@ -405,6 +405,43 @@ def test_every_table_key_used_exists_in_every_language() -> None:
             assert "(s)" not in json.dumps(template, ensure_ascii=False), (lang, key)
 
 
+@pytest.mark.parametrize(("language", "bare"), [("pt", r"— jogador \d"), ("es", r"— jugador \d")])
+def test_the_log_names_each_seat_in_its_grammatical_case(language: str, bare: str) -> None:
+    """Issue 15: a seat in a sentence takes its article ("— o jogador 3 comprou", "— el jugador 4
+    no la tomó"), and the learner's own verb agrees ("— no la tomaste"); the buying window's
+    phrases folded into a discard line once took the bare label ("— jogador 3 comprou")."""
+    with i18n.language(language):
+        table = model(seed=7, language=language, buying="always")
+        play_greedy(table, seed=7)
+        lines = [line.text for line in table.log.lines]
+    folded = [line for line in lines if " — " in line]
+    assert folded and not [line for line in lines if re.search(bare, line)]
+    assert not [line for line in lines if re.match(bare[2:], line)]  # nor a line that starts with one
+    article = {"pt": "— o jogador ", "es": "— el jugador "}[language]
+    assert any(article in line for line in folded)
+
+
+def test_a_cut_of_one_card_and_the_rummy_prompt_read_whole() -> None:
+    """Counts after a cut are plural templates (a cut of 1 card is legal); the rummy prompt
+    holds the discarder's label once ("Seat seat 2" / "O jogador jogador 2" before)."""
+    from liverpool.narration import who
+
+    with i18n.language("pt"):
+        assert i18n.text("table", "dealt", who="o jogador 2", size=1, up_card="7♦") == (
+            "o jogador 2 cortou 1 carta; a carta virada é 7♦"
+        )
+        assert i18n.text("table", "act_cut", size=12) == "cortar 12 cartas"
+        assert i18n.text("table", "prompt_call_rummy", seat=who(1, 0), card="Q♠").startswith(
+            "A carta Q♠, descartada pelo jogador 2, serve"
+        )
+    with i18n.language("es"):
+        assert i18n.text("table", "dealt_you", size=1, up_card="Q♠") == "cortaste 1 carta; el descarte se abre con Q♠"
+        assert "que descartó el jugador 2," in i18n.text("table", "prompt_call_rummy", seat=who(1, 0), card="Q♠")
+    assert i18n.text("table", "dealt_you", size=1, up_card="Q♠") == "you cut 1 card; the up-card is Q♠"
+    assert "seat 2" in i18n.text("table", "prompt_call_rummy", seat=who(1, 0), card="Q♠")
+    assert "Seat seat" not in i18n.text("table", "prompt_call_rummy", seat=who(1, 0), card="Q♠")
+
+
 def test_seat_card_counts_use_plural_templates() -> None:
     with i18n.language("pt"):
         assert i18n.text("table", "seat_cards", count=1) == "1 carta"

@@ -214,7 +214,7 @@ class LogBook:
             if self._window is not None:
                 self._window.text += self._say("window_declined", seat)
             else:  # the up-card of a new deal: no discard line to join
-                line = LogLine(_t("left_card", who=who(seat, self.viewer), card=event.get("card") or ""), seat)
+                line = LogLine(self._say("left_card", seat, card=event.get("card") or ""), seat)
                 line.window_card = event.get("card")
                 self.lines.append(line)
                 self._window = line
@@ -245,10 +245,11 @@ class LogBook:
         self._round_end(step)
 
     def _say(self, key: str, seat: int, **params: Any) -> str:
-        """``key`` about ``seat``; the ``_you`` form (its verb agrees with "you") for the learner."""
+        """``key`` about ``seat``; the ``_you`` form (its verb agrees with "you") for the learner.
+        ``{who}`` is the sentence's subject, so it takes its article ("o jogador 3 comprou")."""
         if seat == self.viewer:
             return _t(f"{key}_you", **params)
-        return _t(key, who=who(seat, self.viewer), **params)
+        return _t(key, who=who(seat, self.viewer, "subject"), **params)
 
     def _then(self, event: dict[str, Any]) -> None:
         """The stock draw that the window's close let through (L-5.1) gets its own line."""
