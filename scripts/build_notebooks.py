@@ -30,6 +30,7 @@ outputs and deterministic bytes (fixed cell ids, sorted keys), so that
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import re
 import sys
@@ -133,7 +134,10 @@ def parse_source(text: str, name: str = "<source>") -> list[Cell]:
 def glossary_table(lang: str, glossary: Path = GLOSSARY) -> str:
     """The language columns of ``docs/glossary.md``'s table with ``lang``'s column first (the
     others follow in their order), as markdown."""
-    rows = [line for line in glossary.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
+    # The first table of the doc (the terms); later tables (seat phrases…) are for writers.
+    rows = list(itertools.takewhile(lambda line: line.startswith("|"), itertools.dropwhile(
+        lambda line: not line.startswith("|"), glossary.read_text(encoding="utf-8").splitlines()
+    )))
     if len(rows) < 3:
         raise SourceError(f"{glossary}: no table")
     table = [[cell.strip() for cell in row.strip().strip("|").split("|")] for row in rows]

@@ -214,11 +214,18 @@ class NotebookPage:
 
     def prose_text(self) -> str:
         """The page's text without code (``<code>``: identifiers such as ``seat`` in a
-        Portuguese sentence are Python, not English); printed output stays."""
+        Portuguese sentence are Python, not English) and without the welcome page's
+        glossary table, which shows the three languages side by side on purpose (its
+        header names all three); printed output stays."""
         text: str = self.page.evaluate(
             """() => {
                 const copy = document.querySelector('#rendered_cells').cloneNode(true);
                 copy.querySelectorAll('code').forEach((code) => code.remove());
+                const languages = ['English', 'Português', 'Español'];
+                copy.querySelectorAll('table').forEach((table) => {
+                    const header = [...table.querySelectorAll('th')].map((th) => th.textContent.trim());
+                    if (languages.every((name) => header.includes(name))) table.remove();
+                });
                 document.body.appendChild(copy);  // innerText needs the layout
                 const text = copy.innerText;
                 copy.remove();

@@ -111,6 +111,11 @@ def test_the_printed_address_opens_the_welcome_page_in_every_language(served: st
     _shot(page, "welcome-es")
     # On a phone the page's text (and the glossary table) wraps: no line is wider than the screen.
     page.set_viewport_size({"width": 390, "height": 900})
+    # Voila's panels are resized by script after the window's resize event: wait for them.
+    page.wait_for_function(
+        "() => document.querySelector('#rendered_cells').getBoundingClientRect().right <= window.innerWidth + 1",
+        timeout=RENDER_TIMEOUT_MS,
+    )
     wide = page.evaluate(
         """() => [...document.querySelectorAll('#rendered_cells p, #rendered_cells li, #rendered_cells h1, #rendered_cells h2')]
             .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).map((e) => e.textContent.slice(0, 40))"""
