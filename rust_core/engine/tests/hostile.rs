@@ -56,10 +56,16 @@ fn empty_hand_in_a_live_round_is_refused() {
     let e = refused(r#"{"players":2,"phase":"play","hands":[[],["4♣"]],"stock":["A♠"],"discard":["K♦"]}"#);
     assert_eq!(e.code, ErrorCode::BadPosition, "{e}");
     // liverpool-classic: an empty hand in draw led to a dead state after take_discard.
-    // Profile W now models floating (W-8): the position is reachable, and no legal
-    // action from it leads to a state without a legal move.
-    let g = load(
+    // Under W-8 only a seat that is down floats (issue 17): not down, it is refused;
+    // down, the position is reachable, and no legal action from it leads to a state
+    // without a legal move.
+    let e = refused(
         r#"{"profile":"liverpool-classic","players":3,"phase":"draw","hands":[[],["4♣"],["5♣"]],"stock":["A♠"],"discard":["K♦"]}"#,
+    );
+    assert_eq!(e.key, "position.empty_hand_not_down");
+    let g = load(
+        r#"{"profile":"liverpool-classic","players":3,"phase":"draw","hands":[[],["4♣"],["5♣"]],"stock":["A♠"],"discard":["K♦"],
+            "table":[{"owner":0,"cards":["7♠","7♥","7♦"]},{"owner":0,"cards":["9♠","9♥","9♦"]}],"down":[true,false,false]}"#,
     )
     .unwrap();
     let legal = g.legal_actions(None);
