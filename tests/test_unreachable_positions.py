@@ -123,6 +123,21 @@ def test_reachable_neighbours_still_load() -> None:
     GameState.from_position(w_position(hands=[[], ["3♥", "4♥"], ["9♣"], ["8♦"]], active=1))
 
 
+def test_the_seat_that_went_out_holds_no_cards() -> None:
+    """L-5.6: a finished round's winner has an empty hand; naming a seat that holds
+    cards is refused, the real winner loads."""
+    game = GameState(seed=4)
+    bots = [NativeBot("greedy", seed=s) for s in range(4)]
+    while game.phase != "round_over":
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, bots[seat].choose(game, seat))
+    position = game.to_position()
+    assert GameState.from_position(position) == GameState.from_position(game.to_position())
+    holder = next(s for s in range(4) if game.hand_sizes[s] > 0)
+    assert refusal({**position, "winner": holder}) == "position.winner_holds_cards"
+
+
 def test_the_issue_17_dead_state_cannot_be_loaded() -> None:
     """Issue 17: a seat that is not down with an empty hand loaded, and after it took a
     discard that fits a table meld nobody had a legal move. Now the position is refused,

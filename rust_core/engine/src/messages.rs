@@ -302,6 +302,7 @@ templates! {
     "position.unset_field" => "'{field}' must be empty in phase {phase}: buys, penalties and the cut bonus come after the deal, round scores and the winner once the round is over",
     "position.window_nobody" => "phase buying, but no seat may buy the top discard",
     "position.window_seats" => "the buying window names seats that do not exist",
+    "position.winner_holds_cards" => "seat {seat} went out this round but still holds cards: going out empties the hand (L-5.6)",
     "replay.refused" => "action {index} ({action} by seat {seat}): {reason}",
     "round.next_dealer_starts" => "seat {seat}, the next dealer, starts the next round",
     "round.no_joker_swap" => "there is no joker swap in round {round}",

@@ -97,6 +97,12 @@ impl GameState {
                 return unset("winner");
             }
         }
+        // L-5.6: the seat that went out holds no cards.
+        if let Some(seat) = self.went_out {
+            if self.seats.get(seat as usize).is_some_and(|s| s.hand.total() != 0) {
+                return bad(msg!("position.winner_holds_cards", seat = seat));
+            }
+        }
         // L-2.3: only the cutter of the round can have earned its cut bonus, and only
         // under a rule set that gives one.
         if let Some(seat) = self.cut_bonus {
@@ -164,6 +170,8 @@ impl GameState {
                 continue;
             }
             let mut next = self.clone();
+            // The history plays no part in what is legal next; a saved game's can be long.
+            next.history = Default::default();
             if next.apply(seat, action).is_ok() && !next.is_game_over() && next.legal_actions(None).is_empty() {
                 return bad(msg!("position.dead_end", seat = seat, action = action.to_json()));
             }
