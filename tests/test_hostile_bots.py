@@ -97,7 +97,7 @@ class NoSeat:
 
 def _only_python_moves_in(game: GameState, seed: int, players: int = 4) -> None:
     """The final game is exactly what its history replays to: no move outside it."""
-    again = GameState.replay(game_seed(seed), game.history, players=players, rules=game.rules)
+    again = GameState.replay(game_seed(seed, 0, players), game.history, players=players, rules=game.rules)
     assert again == game
 
 
@@ -258,11 +258,17 @@ def test_bad_options_are_typed() -> None:
             play_game(["greedy", "greedy"], **kwargs)  # type: ignore[arg-type]
 
 
+BEHAVIOURS = ["raise", "none", "illegal", "ok", "dict", "garbage", "cheat", "sleep"]
+
+
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.sampled_from(["raise", "none", "illegal", "ok", "dict"]), min_size=1, max_size=30), st.integers(0, 50))
+@given(st.lists(st.sampled_from(BEHAVIOURS), min_size=1, max_size=30), st.integers(0, 50))
 def test_any_mix_of_faults_gives_a_finished_game_with_fallback(script: list[str], seed: int) -> None:
-    """Property: whatever a bot does at each decision, fallback finishes the game, and
-    the faults are exactly the decisions that went wrong."""
+    """Property (a hypothesis strategy of hostile bots): whatever a bot does at each
+    decision — raise, return nothing or garbage, move illegally, move every seat on
+    its copy, sleep past the limit — fallback finishes the game, the real game is its
+    own history, and the faults are exactly the decisions that went wrong (a bot that
+    timed out is not asked again)."""
 
     class Scripted:
         def __init__(self) -> None:
@@ -287,13 +293,27 @@ def test_any_mix_of_faults_gives_a_finished_game_with_fallback(script: list[str]
                 return bad
             if what == "dict":
                 return legal[-1].to_dict()
+            if what == "garbage":
+                self.wrong += 1
+                return [legal[0]]
+            if what == "cheat":
+                # Moves every seat it can on its copy: not a fault, and no effect.
+                while (other := state.to_act) is not None and state.history_len < 5:
+                    state.apply(other, state.legal_actions(other)[0])
+                return legal[0]
+            if what == "sleep":
+                self.wrong += 1
+                time.sleep(0.3)
+                return legal[0]
             return legal[0]
 
     bot = Scripted()
     faults: list[BotFault] = []
-    game = play_game([bot, "greedy", "greedy"], seed=seed, on_error="fallback", faults=faults, time_limit=None)
+    game = play_game([bot, "greedy", "greedy"], seed=seed, on_error="fallback", faults=faults, time_limit=0.1)
     assert game.is_game_over
     assert len(faults) == bot.wrong
+    assert [f.kind for f in faults].count("timeout") <= 1
+    _only_python_moves_in(game, seed, players=3)
 
 
 # ----- old bots keep working ---------------------------------------------------------------
