@@ -455,3 +455,28 @@ def test_simulate_points_python_bots_to_the_tournament(capsys: pytest.CaptureFix
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
     assert "liverpool.bots:RandomBot is a Python bot" in err and "liverpool tournament" in err
+
+
+def test_hostile_objects_are_refused_with_typed_errors() -> None:
+    from liverpool import InvalidArgumentError
+
+    class Exploding:
+        @property
+        def choose(self) -> Any:
+            raise RuntimeError("no choose for you")
+
+        def __repr__(self) -> str:
+            raise RuntimeError("no repr either")
+
+    with pytest.raises(InvalidArgumentError):
+        play_game([Exploding(), "greedy"])  # type: ignore[list-item]
+
+    class HostileDict(dict):  # type: ignore[type-arg]
+        def items(self) -> Any:
+            raise RuntimeError("no items")
+
+        def keys(self) -> Any:
+            raise RuntimeError("no keys")
+
+    # Whatever reading it does, the game goes on: a fault or a move, never an escape.
+    assert play_game([Returns(HostileDict(do="cut")), "greedy"], seed=0, on_error="fallback").is_game_over

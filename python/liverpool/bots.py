@@ -269,7 +269,7 @@ def build_bot(cls: type, seed: int, *, label: str, seat: int, deal: int) -> obje
     try:
         params = inspect.signature(cls).parameters
         takes_seed = "seed" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-    except (TypeError, ValueError):  # no signature to read: try the documented call
+    except Exception:  # noqa: BLE001 - no signature to read: try the documented call
         takes_seed = True
     try:
         return cls(seed=seed) if takes_seed else cls()
@@ -277,16 +277,23 @@ def build_bot(cls: type, seed: int, *, label: str, seat: int, deal: int) -> obje
         raise BotError(BotFault("build", label, seat, deal, 0, _quote(exc))) from None
 
 
+def _has_choose(bot: object) -> bool:
+    try:
+        return callable(getattr(bot, "choose", None))
+    except Exception:  # noqa: BLE001 - a hostile attribute is simply not a bot
+        return False
+
+
 def _seat_bots(bots: Sequence[Bot | str], bot_seeds: Sequence[int]) -> list[Bot]:
     seated: list[Bot] = []
     for seat, bot in enumerate(bots):
         if isinstance(bot, str):
             seated.append(NativeBot(bot, seed=bot_seeds[seat]))
-        elif callable(getattr(bot, "choose", None)):
+        elif _has_choose(bot):
             seated.append(bot)
         else:
             raise InvalidArgumentError(
-                f"seat {seat}: {bot!r} is not a bot: give a native bot name ({', '.join(NATIVE_BOTS)}) "
+                f"seat {seat}: {_quote(bot)} is not a bot: give a native bot name ({', '.join(NATIVE_BOTS)}) "
                 "or an object with a choose(state, seat) method",
                 "invalid_argument",
             )
@@ -318,7 +325,7 @@ def _as_action(value: object) -> Action | None:
     if isinstance(value, dict):
         try:
             return Action.from_dict(value)
-        except LiverpoolError:
+        except Exception:  # noqa: BLE001 - a hostile dict (subclass) is a bad return too
             return None
     return None
 
