@@ -493,7 +493,15 @@ def _python_deals_on_ray(
         ready, _ = ray.wait(list(pending), num_returns=1)
         for ref in ready:
             i = pending.pop(ref)
-            parts[i] = ray.get(ref)
+            try:
+                parts[i] = ray.get(ref)
+            except Exception as exc:
+                # A bot's fault in a task arrives wrapped in Ray's error (with the remote
+                # traceback): raise the fault itself, as the local run does.
+                cause = getattr(exc, "cause", None)
+                if isinstance(cause, LiverpoolError):
+                    raise cause from None
+                raise
             done += ranges[i][1] * m
         if progress is not None:
             progress(done, deals * m)
