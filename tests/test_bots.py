@@ -19,8 +19,8 @@ from liverpool import (
     simulate,
 )
 from liverpool._core import game_seeds
-from liverpool.bots import Bot
-from liverpool.errors import IllegalMoveError, InvalidArgumentError
+from liverpool.bots import Bot, BotError
+from liverpool.errors import InvalidArgumentError
 
 ARRAYS = ("round_scores", "went_out", "turns", "buys", "cut_bonus", "no_winner", "totals", "winners")
 MIXED = ("greedy", "random", "greedy", "random")
@@ -212,9 +212,13 @@ def test_a_bot_that_breaks_the_rules_is_stopped() -> None:
         def choose(self, state: GameState, seat: int) -> Action:
             return Action.discard("A♠") if state.phase != "cut" else Action.cut(41)
 
-    with pytest.raises(IllegalMoveError) as info:
+    # The engine refuses the move; the driver reports it as the bot's fault
+    # (tests/test_hostile_bots.py has every kind of fault).
+    with pytest.raises(BotError) as info:
         play_game([Cheater(), "greedy", "greedy", "greedy"], seed=1)
-    assert info.value.code in {"not_your_turn", "wrong_phase", "card_not_in_hand"}
+    assert info.value.code == "bot_failed"
+    assert info.value.fault.kind == "illegal" and info.value.fault.seat == 0
+    assert info.value.fault.code in {"not_your_turn", "wrong_phase", "card_not_in_hand"}
 
 
 def test_other_profiles_and_player_counts_run() -> None:

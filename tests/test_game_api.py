@@ -162,12 +162,13 @@ def test_cut_without_a_size_is_drawn_from_the_seed() -> None:
 
 def test_scores_of_the_worked_example_and_the_cut_bonus() -> None:
     # Seat 0 goes out; seat 1 holds A♠ K♦ 4♥ = 15 + 10 + 4 = 29 (L-11); seat 2 holds
-    # JK 7♣ = 15 + 7 = 22 (L-10.1) and earned the cut bonus: 22 - 50 = -28 (L-10.2).
+    # JK 7♣ = 15 + 7 = 22 (L-10.1) and earned the cut bonus as the cutter, the dealer's
+    # right neighbour (L-2.2, L-2.3): 22 - 50 = -28 (L-10.2).
     g = GameState.from_position(
         {
             "round": 1,
             "phase": "play",
-            "dealer": 1,
+            "dealer": 3,
             "active": 0,
             "hands": [["8♦"], ["A♠", "K♦", "4♥"], ["JK", "7♣"], ["2♠", "10♥", "Q♣"]],
             "stock": ["5♦"],
@@ -182,8 +183,8 @@ def test_scores_of_the_worked_example_and_the_cut_bonus() -> None:
     assert event.kind == "discarded" and event.to_dict()["went_out"] is True
     assert g.round_scores == [0, 29, -28, 22]
     assert g.totals == [10, 49, 2, 62]
-    # L-2.1: the deal passes clockwise, so seat 2 deals (and starts) the next round.
-    assert g.went_out == 0 and g.phase == "round_over" and g.to_act == 2
+    # L-2.1: the deal passes clockwise, so seat 0 deals (and starts) the next round.
+    assert g.went_out == 0 and g.phase == "round_over" and g.to_act == 0
 
 
 # --- views ----------------------------------------------------------------------

@@ -40,8 +40,9 @@ def test_dead_positions_are_refused() -> None:
             {"players": 2, "phase": "play", "hands": [[], ["4♣"]], "stock": ["A♠"], "discard": ["K♦"]}
         )
     assert e.value.code == "bad_position"
-    # Profile W models floating (W-8): a seat with no cards in draw is reachable, and
-    # no legal action from there leads to a state without a legal move.
+    # Profile W models floating (W-8): a seat that is down with no cards in draw is
+    # reachable, and no legal action from there leads to a state without a legal move.
+    # (Not down, it is not: issue 17, tests/test_unreachable_positions.py.)
     g = GameState.from_position(
         {
             "profile": "liverpool-classic",
@@ -50,6 +51,8 @@ def test_dead_positions_are_refused() -> None:
             "hands": [[], ["4♣"], ["5♣"]],
             "stock": ["A♠"],
             "discard": ["K♦"],
+            "table": [{"owner": 0, "cards": ["7♠", "7♥", "7♦"]}, {"owner": 0, "cards": ["9♠", "9♥", "9♦"]}],
+            "down": [True, False, False],
         }
     )
     for action in g.legal_actions():

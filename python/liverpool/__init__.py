@@ -56,7 +56,7 @@ from liverpool.scenarios import run_scenario, run_scenarios
 # Native bots, Python bot interface, simulation (local or on Ray)
 from liverpool._core import NativeBot, SimulationResult
 from liverpool.distributed import simulate
-from liverpool.bots import Bot, RandomBot, play_game
+from liverpool.bots import Bot, BotError, BotFault, RandomBot, play_game
 
 # The learner's language (messages of refusals, widget labels)
 from liverpool.i18n import get_language, set_language
@@ -110,6 +110,8 @@ __all__ = [
     "VecEnv",
     # bots
     "Bot",
+    "BotError",
+    "BotFault",
     "NativeBot",
     "RandomBot",
     "SimulationResult",

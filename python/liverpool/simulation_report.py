@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from liverpool import i18n
 from liverpool._core import RuleSet, SimulationResult
 from liverpool.cli import add_progress_argument, add_ray_argument, add_rules_argument, load_rules, write_json
 from liverpool.distributed import Backend, simulate
@@ -192,6 +193,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # A Python bot (module:Class) cannot run inside the native batch: say where it
+    # plays instead of "unknown bot".
+    python_bots = [name for name in str(args.bots).split(",") if ":" in name]
+    if python_bots:
+        print(f"liverpool simulate: error: {i18n.text('bots', 'simulate.python_bot', spec=python_bots[0])}", file=sys.stderr)
+        return 2
     try:
         rules = load_rules(args.rules)
         backend: Backend = "local" if args.ray is None else "ray"

@@ -28,6 +28,13 @@ interval, mean ± 1.96 standard errors with the deal as the unit (an entry's
 result on a deal is its average over the seatings, which are correlated since
 they share the cards). With fewer than two deals the interval is unknown (NaN).
 
+**Python bots.** A Python bot sees only its seat's sample of the game and acts only
+by returning its action; ``time_limit`` bounds each decision and ``on_error``
+says what a fault does (stop, or let the greedy bot decide and go on), as in
+:func:`liverpool.bots.play_game`. An entry whose bot timed out is played by the
+greedy bot for the rest of the tournament (its thread is never asked again), so a
+sleeping bot costs at most one idle thread. Faults are in ``result.faults``.
+
 **Speed.** A line-up of native bots only runs through :func:`liverpool.simulate`
 (native, parallel; ``--ray`` on Ray); any Python bot makes it a Python loop of
 :func:`liverpool.bots.play_game` (on Ray: deal ranges as tasks; the bot's module
@@ -58,8 +65,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from liverpool import i18n
 from liverpool._core import RuleSet, game_seeds
-from liverpool.bots import Bot, play_game
+from liverpool.bots import DEFAULT_TIME_LIMIT, Bot, BotError, BotFault, OnError, _check_options, build_bot, play_game
 from liverpool.cli import add_progress_argument, add_ray_argument, add_rules_argument, load_rules, write_json
 from liverpool.distributed import Backend, ensure_ray
 from liverpool.distributed import simulate as _simulate
@@ -81,7 +89,7 @@ def load_bot_class(spec: str) -> type:
         raise InvalidArgumentError(f"{spec!r} is not module:Class", "invalid_argument")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
+    except Exception as exc:  # noqa: BLE001 - a module that fails on import is a bad argument
         raise InvalidArgumentError(f"{spec!r}: cannot import {module_name!r}: {exc}", "invalid_argument") from exc
     cls = getattr(module, class_name, None)
     if not isinstance(cls, type):
@@ -177,6 +185,16 @@ class TournamentResult:
     winners: npt.NDArray[np.bool_]
     #: ``(games, entries)`` int8: the seat of the entry.
     seats: npt.NDArray[np.int8]
+    #: The Python bots' faults, in play order (``on_error="fallback"``; each decision
+    #: was then made by the greedy bot). ``fault.bot`` is the entry's name.
+    faults: tuple[BotFault, ...] = ()
+
+    def fault_counts(self) -> dict[str, int]:
+        """Faults per entry (entries without any are left out)."""
+        counts: dict[str, int] = {}
+        for fault in self.faults:
+            counts[fault.bot] = counts.get(fault.bot, 0) + 1
+        return counts
 
     @property
     def games(self) -> int:
@@ -222,6 +240,8 @@ class TournamentResult:
             "ties": "a win shared by k seats counts 1/k for each",
             "confidence": "95%, mean ± 1.96 standard errors over deals",
             "stats": [s.to_dict() for s in self.stats()],
+            "fault_counts": self.fault_counts(),
+            "faults": [f.to_dict() for f in self.faults[:1000]],
         }
 
     def format(self) -> str:
@@ -247,6 +267,12 @@ class TournamentResult:
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
         lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header, *rows]]
         lines += ["", "a win shared by k seats counts 1/k for each (L-10.3); lower scores are better"]
+        counts = self.fault_counts()
+        if counts:
+            lines.append("")
+            for entry, count in counts.items():
+                first = next(f for f in self.faults if f.bot == entry)
+                lines.append(i18n.text("bots", "summary.faults", entry=entry, count=count, first=first.message()))
         return "\n".join(lines)
 
     def plot(self, path: str | Path | None = None) -> Any:
@@ -286,16 +312,23 @@ def _play_python_deals(
     seed: int,
     rules_json: str | None,
     progress: Progress | None = None,
-) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_]]:
-    """Deals ``first_deal..first_deal + deals`` in every seating, by seat: totals and winners.
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    on_error: OnError = "stop",
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_], list[BotFault]]:
+    """Deals ``first_deal..first_deal + deals`` in every seating, by seat: totals,
+    winners and the Python bots' faults.
 
     Each seat's bot gets the seed ``simulate`` gives that seat's native bot in the
     same game, so a native entry plays exactly as it would in ``simulate``."""
     rules = RuleSet.from_json(rules_json) if rules_json is not None else None
     n, m = len(specs), len(orders)
+    names = _entry_names(specs)
     classes = {spec: load_bot_class(spec) for spec in specs if ":" in spec}
     totals = np.zeros((deals * m, n), dtype=np.int32)
     winners = np.zeros((deals * m, n), dtype=np.bool_)
+    faults: list[BotFault] = []
+    # Entries whose bot timed out: the greedy bot plays them from then on.
+    benched: set[int] = set()
     for d in range(deals):
         deal = first_deal + d
         _, bot_seeds = game_seeds(seed, deal, n)
@@ -303,14 +336,32 @@ def _play_python_deals(
             seated: list[Bot | str] = []
             for seat, entry in enumerate(order):
                 spec = specs[entry]
-                seated.append(classes[spec](seed=bot_seeds[seat]) if spec in classes else spec)
-            state = play_game(seated, seed=seed, rules=rules, game=deal)
+                if entry in benched:
+                    seated.append("greedy")
+                elif spec in classes:
+                    bot = build_bot(classes[spec], bot_seeds[seat], label=names[entry], seat=seat, deal=deal)
+                    seated.append(bot)  # type: ignore[arg-type]
+                else:
+                    seated.append(spec)
+            found: list[BotFault] = []
+            state = play_game(
+                seated,
+                seed=seed,
+                rules=rules,
+                game=deal,
+                time_limit=time_limit,
+                on_error=on_error,
+                faults=found,
+                names=[names[entry] for entry in order],
+            )
+            faults += found
+            benched |= {order[f.seat] for f in found if f.kind == "timeout"}
             g = d * m + k
             totals[g] = state.totals
             winners[g, state.winners] = True
             if progress is not None:
                 progress(g + 1, deals * m)
-    return totals, winners
+    return totals, winners, faults
 
 
 def play(
@@ -324,6 +375,8 @@ def play(
     ray_address: str | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    on_error: OnError = "stop",
 ) -> TournamentResult:
     """Play ``deals`` deals, each once per seating of the line-up ``bots`` (one
     entry per seat: native names or ``module:Class``; ``seatings``: ``"rotate"``
@@ -332,13 +385,21 @@ def play(
     ``backend="ray"`` runs on Ray (``ray_address``: a cluster, else a local Ray).
     ``progress(done, total)`` counts games. The results depend only on the
     arguments before ``backend``: the same on every backend and thread count.
+
+    Python bots: ``time_limit`` seconds per decision (``None``: none) and
+    ``on_error`` (``"stop"``: the first fault raises :class:`liverpool.bots.BotError`
+    naming the bot, its seat and the deal; ``"fallback"``: the greedy bot makes that
+    decision and the fault is kept in ``result.faults``), as in
+    :func:`liverpool.bots.play_game`.
     """
     specs = list(bots)
     n = len(specs)
+    faults: list[BotFault] = []
     if n == 0:
         raise InvalidArgumentError("a tournament needs at least one bot", "invalid_argument")
     if not isinstance(deals, int) or deals < 0:
         raise InvalidArgumentError(f"deals must be a non-negative integer, not {deals!r}", "invalid_argument")
+    _check_options(time_limit, on_error)
     for spec in specs:
         if ":" in spec:
             load_bot_class(spec)
@@ -374,11 +435,13 @@ def play(
         seat_totals = by_seat_totals.reshape(games, n)
         seat_winners = by_seat_winners.reshape(games, n)
     elif backend == "local":
-        seat_totals, seat_winners = _play_python_deals(
-            specs, orders, 0, deals, seed, rules.to_json() if rules else None, progress
+        seat_totals, seat_winners, faults = _play_python_deals(
+            specs, orders, 0, deals, seed, rules.to_json() if rules else None, progress, time_limit, on_error
         )
     elif backend == "ray":
-        seat_totals, seat_winners = _python_deals_on_ray(specs, orders, deals, seed, rules, ray_address, progress)
+        seat_totals, seat_winners, faults = _python_deals_on_ray(
+            specs, orders, deals, seed, rules, ray_address, progress, time_limit, on_error
+        )
     else:
         raise InvalidArgumentError(f"backend must be 'local' or 'ray', not {backend!r}", "invalid_argument")
     # From seats to entries: game g = deal * m + seating.
@@ -395,6 +458,7 @@ def play(
         totals=seat_totals[rows, seats].astype(np.int32),
         winners=seat_winners[rows, seats].astype(np.bool_),
         seats=seats,
+        faults=tuple(faults),
     )
 
 
@@ -406,8 +470,11 @@ def _python_deals_on_ray(
     rules: RuleSet | None,
     address: str | None,
     progress: Progress | None,
-) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_]]:
-    """The Python loop as Ray tasks, one range of deals each."""
+    time_limit: float | None,
+    on_error: OnError,
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_], list[BotFault]]:
+    """The Python loop as Ray tasks, one range of deals each (an entry that times out
+    is benched within its task's range)."""
     from liverpool.distributed import seed_ranges
 
     n, m = len(specs), len(orders)
@@ -417,24 +484,33 @@ def _python_deals_on_ray(
     rules_json = rules.to_json() if rules else None
     task = ray.remote(num_cpus=1)(_play_python_deals)
     pending = {
-        task.remote(list(specs), [list(o) for o in orders], first, count, seed, rules_json): i
+        task.remote(list(specs), [list(o) for o in orders], first, count, seed, rules_json, None, time_limit, on_error): i
         for i, (first, count) in enumerate(ranges)
     }
-    parts: dict[int, tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_]]] = {}
+    parts: dict[int, tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_], list[BotFault]]] = {}
     done = 0
     while pending:
         ready, _ = ray.wait(list(pending), num_returns=1)
         for ref in ready:
             i = pending.pop(ref)
-            parts[i] = ray.get(ref)
+            try:
+                parts[i] = ray.get(ref)
+            except Exception as exc:
+                # A bot's fault in a task arrives wrapped in Ray's error (with the remote
+                # traceback): raise the fault itself, as the local run does.
+                cause = getattr(exc, "cause", None)
+                if isinstance(cause, LiverpoolError):
+                    raise cause from None
+                raise
             done += ranges[i][1] * m
         if progress is not None:
             progress(done, deals * m)
     if not parts:
-        return np.zeros((0, n), dtype=np.int32), np.zeros((0, n), dtype=np.bool_)
+        return np.zeros((0, n), dtype=np.int32), np.zeros((0, n), dtype=np.bool_), []
     totals = np.concatenate([parts[i][0] for i in range(len(ranges))])
     winners = np.concatenate([parts[i][1] for i in range(len(ranges))])
-    return totals, winners
+    faults = [f for i in range(len(ranges)) for f in parts[i][2]]
+    return totals, winners, faults
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -457,6 +533,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_ray_argument(parser, "run on Ray: a new local Ray, or the cluster at ADDRESS (extra 'distributed')")
     parser.add_argument("--json", metavar="FILE", type=Path, help="also write the summary as JSON to FILE")
     parser.add_argument("--plot", metavar="FILE", type=Path, help="also draw win rates and scores to FILE (PNG, SVG, PDF)")
+    parser.add_argument(
+        "--time-limit",
+        metavar="SECONDS",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        help=f"seconds a Python bot may take per decision (default {DEFAULT_TIME_LIMIT:g}; 0: no limit)",
+    )
+    parser.add_argument(
+        "--on-bot-error",
+        choices=("stop", "fallback"),
+        default="stop",
+        help="a Python bot that raises, returns no action, makes an illegal move or times out: "
+        "stop the tournament (default), or let the greedy bot make that decision and go on",
+    )
     add_progress_argument(parser)
 
 
@@ -477,9 +567,14 @@ def run(args: argparse.Namespace) -> int:
                 ray_address=args.ray or None,
                 threads=args.threads,
                 progress=bar,
+                time_limit=args.time_limit or None,
+                on_error=args.on_bot_error,
             )
         finally:
             bar.close()
+    except BotError as exc:
+        print(f"liverpool tournament: {exc} [{exc.code}]", file=sys.stderr)
+        return 2
     except LiverpoolError as exc:
         print(f"liverpool tournament: error: {exc} [{exc.code}]", file=sys.stderr)
         return 2

@@ -56,10 +56,16 @@ fn empty_hand_in_a_live_round_is_refused() {
     let e = refused(r#"{"players":2,"phase":"play","hands":[[],["4♣"]],"stock":["A♠"],"discard":["K♦"]}"#);
     assert_eq!(e.code, ErrorCode::BadPosition, "{e}");
     // liverpool-classic: an empty hand in draw led to a dead state after take_discard.
-    // Profile W now models floating (W-8): the position is reachable, and no legal
-    // action from it leads to a state without a legal move.
-    let g = load(
+    // Under W-8 only a seat that is down floats (issue 17): not down, it is refused;
+    // down, the position is reachable, and no legal action from it leads to a state
+    // without a legal move.
+    let e = refused(
         r#"{"profile":"liverpool-classic","players":3,"phase":"draw","hands":[[],["4♣"],["5♣"]],"stock":["A♠"],"discard":["K♦"]}"#,
+    );
+    assert_eq!(e.key, "position.empty_hand_not_down");
+    let g = load(
+        r#"{"profile":"liverpool-classic","players":3,"phase":"draw","hands":[[],["4♣"],["5♣"]],"stock":["A♠"],"discard":["K♦"],
+            "table":[{"owner":0,"cards":["7♠","7♥","7♦"]},{"owner":0,"cards":["9♠","9♥","9♦"]}],"down":[true,false,false]}"#,
     )
     .unwrap();
     let legal = g.legal_actions(None);
@@ -231,4 +237,86 @@ fn a_meld_respects_the_copy_limit() {
     assert!(e.message.contains("1000000"));
     // L-4.1: duplicates within the deck are fine.
     assert!(Meld::set(&cards("7S 7S 7H"), &rules).is_ok());
+}
+
+// ----- issue 17: positions play cannot reach, in every profile ----------------------
+
+/// A position (round 2, seat 0 to draw; seats 0 and 2 are down) in `profile`, with
+/// the fields of the JSON object `changes` replacing its own.
+fn w_position(profile: &str, changes: &str) -> String {
+    let mut base: serde_json::Value = serde_json::from_str(
+        r#"{"round":2,"dealer":3,"active":0,"phase":"draw",
+        "hands":[["7♣","K♠","2♦"],["3♥","4♥"],["9♣","6♠","6♣"],["8♦","8♠"]],
+        "stock":["10♦","J♦","Q♦"],"discard":["4♣"],
+        "table":[{"owner":0,"cards":["7♠","7♥","7♦"]},{"owner":0,"cards":["9♠","9♥","9♦"]},{"owner":2,"cards":["K♥","K♦","K♣"]}],
+        "down":[true,false,true,false],"totals":[10,20,30,40]}"#,
+    )
+    .unwrap();
+    base["profile"] = profile.into();
+    let changes: serde_json::Value = serde_json::from_str(&format!("{{{changes}}}")).unwrap();
+    for (key, value) in changes.as_object().unwrap() {
+        base[key.as_str()] = value.clone();
+    }
+    base.to_string()
+}
+
+#[test]
+fn issue_17_unreachable_positions_are_refused() {
+    let cases = [
+        (
+            "liverpool-classic",
+            r#""hands":[["7♣"],[],["9♣"],["8♦"]]"#,
+            "position.empty_hand_not_down",
+        ),
+        (
+            "liverpool-classic",
+            r#""penalties":[-50,0,0,0]"#,
+            "position.penalty_value",
+        ),
+        (
+            "liverpool-classic",
+            r#""penalties":[0,30,0,0]"#,
+            "position.penalty_value",
+        ),
+        ("liverpool", r#""penalties":[0,50,0,0]"#, "position.penalty_profile"),
+        (
+            "liverpool",
+            r#""phase":"play","taken_discard":"K♠""#,
+            "position.taken_discard_profile",
+        ),
+        ("liverpool", r#""round_scores":[0,5,0,0]"#, "position.unset_field"),
+        ("liverpool", r#""winner":1"#, "position.unset_field"),
+        ("liverpool", r#""cut_bonus":0"#, "position.cut_bonus_seat"),
+        ("shanghai", r#""cut_bonus":2"#, "position.cut_bonus_off"),
+        ("no-buy", r#""buys":[0,1,0,0]"#, "position.buys_range"),
+    ];
+    for (profile, extra, key) in cases {
+        let e = refused(&w_position(profile, extra));
+        assert_eq!((e.code, e.key), (ErrorCode::BadPosition, key), "{profile} {extra}: {e}");
+    }
+    // Their reachable neighbours load.
+    for (profile, extra) in [
+        ("liverpool-classic", r#""penalties":[0,100,0,0]"#),
+        ("liverpool-classic", r#""phase":"play","taken_discard":"K♠""#),
+        (
+            "liverpool-classic",
+            r#""hands":[[],["3♥","4♥"],["9♣"],["8♦"]],"active":1"#,
+        ),
+        ("liverpool", r#""cut_bonus":2"#),
+        ("shanghai", r#""buys":[0,3,0,0]"#),
+    ] {
+        assert!(load(&w_position(profile, extra)).is_ok(), "{profile} {extra}");
+    }
+}
+
+#[test]
+fn issue_17_the_engine_records_the_taken_card_only_under_w8() {
+    for (profile, recorded) in [("liverpool", false), ("liverpool-classic", true)] {
+        let mut g = load(&w_position(profile, "")).unwrap();
+        g.apply(0, &Action::TakeDiscard).unwrap();
+        assert_eq!(g.taken_discard().is_some(), recorded, "{profile}");
+        // Every state the engine reaches writes a position that loads again.
+        let back = GameState::from_position(&g.to_position()).unwrap();
+        assert_eq!(back.to_position(), g.to_position());
+    }
 }

@@ -8,7 +8,7 @@ use crate::cards::PyRuleSet;
 use crate::errors::{busy, invalid_argument, py_result};
 use crate::game::PyGameState;
 use liverpool_engine::bots::BotKind;
-use liverpool_engine::game::{ActionSpace, GameState};
+use liverpool_engine::game::ActionSpace;
 use liverpool_engine::msg;
 use liverpool_engine::rules::RuleSet;
 use liverpool_engine::search::with_threads;
@@ -34,12 +34,6 @@ pub fn layout_dict<'py>(py: Python<'py>, space: &ActionSpace) -> PyResult<Bound<
         d.set_item(name, PySlice::new(py, range.start as isize, range.end as isize, 1))?;
     }
     Ok(d)
-}
-
-/// The decoded action of `id` in `state` (for the seat the engine waits for).
-pub fn decode(state: &GameState, id: &Bound<'_, PyAny>) -> PyResult<liverpool_engine::game::Action> {
-    let id = action_id_arg(id)?;
-    py_result(state.action_from_id(id))
 }
 
 /// The number of action ids of a rule set (profile L by default) and player count

@@ -21,10 +21,11 @@ use liverpool_engine::{Error, ErrorCode};
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::sync::MutexExt;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyInt, PyList, PySlice, PyString, PyTuple};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 // ----- argument conversion -----------------------------------------------------
 
@@ -36,16 +37,6 @@ fn index_arg(obj: &Bound<'_, PyAny>) -> Option<u64> {
         return None;
     }
     obj.extract::<u64>().ok()
-}
-
-/// A seat of `state`: `invalid_argument` for anything that is not one.
-fn seat_arg(state: &GameState, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let players = state.players();
-    let Some(s) = index_arg(seat).and_then(|s| usize::try_from(s).ok()) else {
-        return Err(invalid_argument(msg!("arg.seat", seat = seat, players = players)));
-    };
-    py_result(state.check_seat(s))?;
-    Ok(s)
 }
 
 /// A table meld number.
@@ -490,15 +481,58 @@ impl PyTableMeld {
 /// first dealer and every shuffle come from `seed`. Act with `apply(seat, action)`;
 /// a refused action raises `IllegalMoveError` (with `.code` and `.rule`) and
 /// leaves the state exactly as it was.
-#[pyclass(name = "GameState", module = "liverpool._core", eq)]
-#[derive(Clone, PartialEq)]
+///
+/// Threads (docs/guarantees.md): the state sits behind a mutex, not PyO3's borrow
+/// flag, so any method may be called from any thread at any time. A call that finds
+/// the state in use by another thread waits for it with the GIL released (it never
+/// fails with "Already borrowed"); each method sees and leaves a whole state.
+#[pyclass(name = "GameState", module = "liverpool._core", frozen)]
 pub struct PyGameState {
-    pub state: GameState,
+    state: Mutex<GameState>,
+    /// The table size never changes for a state object: seat arguments are checked
+    /// against it without taking the lock.
+    players: usize,
 }
 
 impl From<GameState> for PyGameState {
     fn from(state: GameState) -> Self {
-        PyGameState { state }
+        let players = state.players();
+        PyGameState {
+            state: Mutex::new(state),
+            players,
+        }
+    }
+}
+
+impl PyGameState {
+    /// The state, locked for this thread. Waiting for another thread's call happens
+    /// with the GIL released (`lock_py_attached`), so the holder, which may itself
+    /// have released the GIL to compute, can always finish. Nothing run under the
+    /// lock calls back into Python code that could reach this object again.
+    pub fn lock(&self, py: Python<'_>) -> MutexGuard<'_, GameState> {
+        // A poisoned lock means a panic under it, which the FFI boundary turned into
+        // an exception; every engine call validates before it changes the state, so
+        // the state is still whole.
+        self.state.lock_py_attached(py).unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `f` on the locked state.
+    fn read<T>(&self, py: Python<'_>, f: impl FnOnce(&GameState) -> T) -> T {
+        f(&self.lock(py))
+    }
+
+    /// A copy of the state (for work that must not hold the lock, such as a search).
+    pub fn snapshot(&self, py: Python<'_>) -> GameState {
+        self.lock(py).clone()
+    }
+
+    /// A seat argument: an index below the table size (checked without the lock).
+    fn seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let players = self.players;
+        index_arg(seat)
+            .and_then(|s| usize::try_from(s).ok())
+            .filter(|&s| s < players)
+            .ok_or_else(|| invalid_argument(msg!("arg.seat", seat = seat, players = players)))
     }
 }
 
@@ -588,7 +622,8 @@ impl PyGameState {
     /// The position of this state as a dict (CONFORMANCE.md "Position" plus the
     /// extension fields that make it exact, RNG included; not the history).
     fn to_position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &self.state.to_position().to_json())
+        let text = self.read(py, |s| s.to_position().to_json());
+        json_to_py(py, &text)
     }
 
     /// Read a state written by `to_json` (`PositionError` if it is not one).
@@ -600,214 +635,242 @@ impl PyGameState {
 
     /// The whole state as JSON: rules, exact position (RNG included) and history.
     /// `GameState.from_json(g.to_json()) == g`.
-    fn to_json(&self) -> String {
-        self.state.to_json()
+    fn to_json(&self, py: Python<'_>) -> String {
+        self.read(py, GameState::to_json)
     }
 
     /// An independent copy (history included).
-    fn clone(&self) -> Self {
-        self.state.clone().into()
+    fn clone(&self, py: Python<'_>) -> Self {
+        self.snapshot(py).into()
     }
-    fn __copy__(&self) -> Self {
-        self.clone()
+    fn __copy__(&self, py: Python<'_>) -> Self {
+        self.clone(py)
     }
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
-        self.clone()
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone(py)
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let from_json = py.get_type::<PyGameState>().getattr("from_json")?;
-        Ok((from_json, (self.state.to_json(),)))
+        Ok((from_json, (self.to_json(py),)))
+    }
+    /// Two states are equal when every field, the RNG and the history are.
+    fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let Ok(other) = other.cast::<PyGameState>() else {
+            return Ok(py.NotImplemented());
+        };
+        if slf.is(other) {
+            return Ok(true.into_pyobject(py)?.to_owned().into_any().unbind());
+        }
+        // One lock at a time: two threads comparing a == b and b == a never wait on
+        // each other.
+        let mine = slf.get().snapshot(py);
+        let equal = other.get().read(py, |theirs| mine == *theirs);
+        Ok(equal.into_pyobject(py)?.to_owned().into_any().unbind())
     }
     /// Rich display in notebooks: the HTML comes from `liverpool.display.state_html`.
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
         display_html(slf.as_any(), "state_html")
     }
-    fn __repr__(&self) -> String {
-        format!(
-            "GameState(round={}, phase='{}', active={}, to_act={}, hand_sizes={:?})",
-            self.state.round(),
-            self.state.phase().name(),
-            self.state.active(),
-            self.state.to_act().map_or("None".into(), |s| s.to_string()),
-            self.state.hand_sizes()
-        )
+    fn __repr__(&self, py: Python<'_>) -> String {
+        self.read(py, |state| {
+            format!(
+                "GameState(round={}, phase='{}', active={}, to_act={}, hand_sizes={:?})",
+                state.round(),
+                state.phase().name(),
+                state.active(),
+                state.to_act().map_or("None".into(), |s| s.to_string()),
+                state.hand_sizes()
+            )
+        })
     }
 
     // ----- reading the state -----
 
     /// 1-based round number.
     #[getter]
-    fn round(&self) -> u8 {
-        self.state.round()
+    fn round(&self, py: Python<'_>) -> u8 {
+        self.read(py, GameState::round)
     }
     #[getter]
-    fn dealer(&self) -> usize {
-        self.state.dealer()
+    fn dealer(&self, py: Python<'_>) -> usize {
+        self.read(py, GameState::dealer)
     }
     /// L-2.2: the dealer's right neighbour, who cuts.
     #[getter]
-    fn cutter(&self) -> usize {
-        self.state.cutter()
+    fn cutter(&self, py: Python<'_>) -> usize {
+        self.read(py, GameState::cutter)
     }
     /// The seat whose turn it is.
     #[getter]
-    fn active(&self) -> usize {
-        self.state.active()
+    fn active(&self, py: Python<'_>) -> usize {
+        self.read(py, GameState::active)
     }
     /// `"cut"`, `"draw"`, `"buying"`, `"calling"` (W-7), `"call_discard"` (W-7.2),
     /// `"play"`, `"round_over"` or `"game_over"`.
     #[getter]
-    fn phase(&self) -> &'static str {
-        self.state.phase().name()
+    fn phase(&self, py: Python<'_>) -> &'static str {
+        self.read(py, |s| s.phase().name())
     }
     /// The active player declined the top discard this turn (in `draw`: only
     /// `draw_stock` is left; in `buying`: the window is open).
     #[getter]
-    fn declined(&self) -> bool {
-        matches!(self.state.phase(), Phase::Draw { declined: true } | Phase::Buying(_))
+    fn declined(&self, py: Python<'_>) -> bool {
+        self.read(py, |s| {
+            matches!(s.phase(), Phase::Draw { declined: true } | Phase::Buying(_))
+        })
     }
     /// L-5.1: the active player drew from the stock while the discard was on offer;
     /// its stock card comes when the open buying window closes.
     #[getter]
-    fn draw_pending(&self) -> bool {
-        self.state.buy_window().is_some_and(|w| w.draw_after)
+    fn draw_pending(&self, py: Python<'_>) -> bool {
+        self.read(py, |s| s.buy_window().is_some_and(|w| w.draw_after))
     }
     /// W-7: the call offered on the top discard now (`"rummy"` or `"liverpool"`),
     /// with the seat that discarded it; `None` outside a call offer.
     #[getter]
-    fn call_offer(&self) -> Option<(&'static str, usize)> {
-        match self.state.phase() {
+    fn call_offer(&self, py: Python<'_>) -> Option<(&'static str, usize)> {
+        self.read(py, |s| match s.phase() {
             Phase::Calling(w) => Some((w.kind.name(), w.discarder as usize)),
             _ => None,
-        }
+        })
     }
     /// The seat whose decision the engine waits for (in the buying window or a W-7
     /// call offer: the next seat asked); `None` only at game over.
     #[getter]
-    fn to_act(&self) -> Option<usize> {
-        self.state.to_act()
+    fn to_act(&self, py: Python<'_>) -> Option<usize> {
+        self.read(py, GameState::to_act)
     }
     #[getter]
     fn players(&self) -> usize {
-        self.state.players()
+        self.players
     }
     #[getter]
-    fn rules(&self) -> PyRuleSet {
+    fn rules(&self, py: Python<'_>) -> PyRuleSet {
         PyRuleSet {
-            rules: self.state.rules().clone(),
+            rules: self.read(py, |s| s.rules().clone()),
         }
     }
     /// This round's contract, e.g. `"2 sets"` (L-3).
     #[getter]
-    fn contract(&self) -> String {
-        self.state.contract().describe()
+    fn contract(&self, py: Python<'_>) -> String {
+        self.read(py, |s| s.contract().describe())
     }
     /// Every hand (cards in id order, jokers last). Hidden information: bots see `view(seat)`.
     #[getter]
     fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-        (0..self.state.players())
-            .map(|s| cards_to_py(py, &self.state.hand_cards(s)))
-            .collect()
+        let hands: Vec<Vec<Card>> = self.read(py, |s| (0..s.players()).map(|seat| s.hand_cards(seat)).collect());
+        hands.iter().map(|h| cards_to_py(py, h)).collect()
     }
     /// One seat's hand.
     fn hand<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-        let seat = seat_arg(&self.state, seat)?;
-        cards_to_py(py, &self.state.hand_cards(seat))
+        let seat = self.seat(seat)?;
+        let hand = self.read(py, |s| s.hand_cards(seat));
+        cards_to_py(py, &hand)
     }
     #[getter]
-    fn hand_sizes(&self) -> Vec<usize> {
-        self.state.hand_sizes()
+    fn hand_sizes(&self, py: Python<'_>) -> Vec<usize> {
+        self.read(py, GameState::hand_sizes)
     }
     /// The stock, top card first. Hidden information (tests, analysis).
     #[getter]
     fn stock<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let top_first: Vec<Card> = self.state.stock().iter().rev().copied().collect();
+        let top_first: Vec<Card> = self.read(py, |s| s.stock().iter().rev().copied().collect());
         cards_to_py(py, &top_first)
     }
     #[getter]
-    fn stock_size(&self) -> usize {
-        self.state.stock().len()
+    fn stock_size(&self, py: Python<'_>) -> usize {
+        self.read(py, |s| s.stock().len())
     }
     /// The discard pile, bottom first (the top card last).
     #[getter]
     fn discard<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        cards_to_py(py, self.state.discard_pile())
+        let pile = self.read(py, |s| s.discard_pile().to_vec());
+        cards_to_py(py, &pile)
     }
     #[getter]
-    fn discard_top(&self) -> Option<PyCard> {
-        self.state.discard_top().map(PyCard::from)
+    fn discard_top(&self, py: Python<'_>) -> Option<PyCard> {
+        self.read(py, |s| s.discard_top().map(PyCard::from))
     }
     /// The table melds, numbered in the order they were laid.
     #[getter]
-    fn table(&self) -> Vec<PyTableMeld> {
-        self.state
-            .table()
-            .iter()
-            .map(|m| PyTableMeld { table_meld: m.clone() })
-            .collect()
+    fn table(&self, py: Python<'_>) -> Vec<PyTableMeld> {
+        self.read(py, |s| {
+            s.table()
+                .iter()
+                .map(|m| PyTableMeld { table_meld: m.clone() })
+                .collect()
+        })
     }
     /// Per seat: has gone down this round.
     #[getter]
-    fn down(&self) -> Vec<bool> {
-        self.state.down_flags()
+    fn down(&self, py: Python<'_>) -> Vec<bool> {
+        self.read(py, GameState::down_flags)
     }
     /// The active player went down during the current turn (L-5.3).
     #[getter]
-    fn down_this_turn(&self) -> bool {
-        self.state.down_this_turn()
+    fn down_this_turn(&self, py: Python<'_>) -> bool {
+        self.read(py, GameState::down_this_turn)
     }
     /// Buys made this round, per seat.
     #[getter]
-    fn buys(&self) -> Vec<u32> {
-        self.state.buys().iter().map(|&b| b as u32).collect()
+    fn buys(&self, py: Python<'_>) -> Vec<u32> {
+        self.read(py, |s| s.buys().iter().map(|&b| b as u32).collect())
     }
     /// Totals of the finished rounds (including this round once it is over).
     #[getter]
-    fn totals(&self) -> Vec<i32> {
-        self.state.totals()
+    fn totals(&self, py: Python<'_>) -> Vec<i32> {
+        self.read(py, GameState::totals)
     }
     /// W-9: points charged to each seat this round for failed go-down attempts.
     #[getter]
-    fn penalties(&self) -> Vec<i32> {
-        self.state.penalties()
+    fn penalties(&self, py: Python<'_>) -> Vec<i32> {
+        self.read(py, GameState::penalties)
     }
     /// This round's scores (cut bonus included) once it is over, else `None`.
     #[getter]
-    fn round_scores(&self) -> Option<Vec<i32>> {
-        self.state.round_scores()
+    fn round_scores(&self, py: Python<'_>) -> Option<Vec<i32>> {
+        self.read(py, GameState::round_scores)
     }
     /// L-2.3: the seat that earned this round's cut bonus.
     #[getter]
-    fn cut_bonus(&self) -> Option<usize> {
-        self.state.cut_bonus()
+    fn cut_bonus(&self, py: Python<'_>) -> Option<usize> {
+        self.read(py, GameState::cut_bonus)
     }
     /// Turns completed this round.
     #[getter]
-    fn turn(&self) -> u32 {
-        self.state.turn()
+    fn turn(&self, py: Python<'_>) -> u32 {
+        self.read(py, GameState::turn)
     }
     /// The seat that went out this round, once it has; `None` otherwise.
     #[getter]
-    fn went_out(&self) -> Option<usize> {
-        self.state.went_out()
+    fn went_out(&self, py: Python<'_>) -> Option<usize> {
+        self.read(py, GameState::went_out)
     }
     #[getter]
-    fn is_round_over(&self) -> bool {
-        self.state.is_round_over()
+    fn is_round_over(&self, py: Python<'_>) -> bool {
+        self.read(py, GameState::is_round_over)
     }
     #[getter]
-    fn is_game_over(&self) -> bool {
-        self.state.is_game_over()
+    fn is_game_over(&self, py: Python<'_>) -> bool {
+        self.read(py, GameState::is_game_over)
     }
     /// L-10.3: at game over, the seat(s) with the lowest total; empty before.
     #[getter]
-    fn winners(&self) -> Vec<usize> {
-        self.state.winners()
+    fn winners(&self, py: Python<'_>) -> Vec<usize> {
+        self.read(py, GameState::winners)
+    }
+    /// The number of applied actions: `len(history)` without building the list.
+    #[getter]
+    fn history_len(&self, py: Python<'_>) -> usize {
+        self.read(py, |s| s.history_len())
     }
     /// Every applied `(seat, action)`, in order.
     #[getter]
-    fn history(&self) -> Vec<(usize, PyAction)> {
-        self.state.history().into_iter().map(|(s, a)| (s, a.into())).collect()
+    fn history(&self, py: Python<'_>) -> Vec<(usize, PyAction)> {
+        self.read(py, |s| {
+            s.history().into_iter().map(|(seat, a)| (seat, a.into())).collect()
+        })
     }
 
     // ----- acting -----
@@ -815,15 +878,13 @@ impl PyGameState {
     /// The legal actions of `seat` (default: `to_act`), sorted; empty when the
     /// engine does not wait for that seat.
     #[pyo3(signature = (seat = None))]
-    fn legal_actions(slf: &Bound<'_, Self>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyAction>> {
-        // Work on a copy with the GIL released, and hold no borrow of this object
-        // meanwhile, so other threads may read or `apply` (docs/guarantees.md).
-        let (state, seat) = {
-            let this = slf.borrow();
-            let seat = seat.map(|s| seat_arg(&this.state, s)).transpose()?;
-            (this.state.clone(), seat)
-        };
-        let actions = slf.py().detach(|| state.legal_actions(seat));
+    fn legal_actions(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyAction>> {
+        let seat = seat.map(|s| self.seat(s)).transpose()?;
+        // Computed under the lock with the GIL released: other threads wait for the
+        // state (they do not fail), and every other Python thread runs meanwhile.
+        let state = self.lock(py);
+        let state = &*state;
+        let actions = py.detach(|| state.legal_actions(seat));
         Ok(actions.into_iter().map(PyAction::from).collect())
     }
 
@@ -838,29 +899,35 @@ impl PyGameState {
         budget: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<crate::hint::PyHint> {
-        crate::hint::hint(py, &self.state, seat, budget, seed)
+        // The expert may think for a while: it works on a copy, and the state stays
+        // free for other threads meanwhile.
+        let state = self.snapshot(py);
+        crate::hint::hint(py, &state, seat, budget, seed)
     }
 
     /// Raise the typed error that refuses `action` by `seat` now; `None` if it is legal.
-    fn check(&self, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let seat = seat_arg(&self.state, seat)?;
-        py_result(self.state.check(seat, &extract_action(action)?))
+    fn check(&self, py: Python<'_>, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seat = self.seat(seat)?;
+        let action = extract_action(action)?;
+        py_result(self.read(py, |s| s.check(seat, &action)))
     }
 
     /// Whether `seat` may do `action` now.
-    fn can(&self, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let seat = seat_arg(&self.state, seat)?;
-        Ok(self.state.can(seat, &extract_action(action)?))
+    fn can(&self, py: Python<'_>, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let seat = self.seat(seat)?;
+        let action = extract_action(action)?;
+        Ok(self.read(py, |s| s.can(seat, &action)))
     }
 
     /// Apply `action` (an `Action` or a step dict) by `seat` and return the `Event`.
     /// A refused action raises `IllegalMoveError` and changes nothing (but for W-9:
     /// a refused go-down attempt is charged its penalty, and the message says so).
-    fn apply(&mut self, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<PyEvent> {
-        let seat = seat_arg(&self.state, seat)?;
+    fn apply(&self, py: Python<'_>, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<PyEvent> {
+        let seat = self.seat(seat)?;
         let action = extract_action(action)?;
+        let event = self.lock(py).apply(seat, &action);
         Ok(PyEvent {
-            event: py_result(self.state.apply(seat, &action))?,
+            event: py_result(event)?,
         })
     }
 
@@ -871,11 +938,11 @@ impl PyGameState {
     /// not ask yet passes every seat asked before it. Atomic: if the last action is
     /// refused, nothing is kept and its error is raised. The engine itself (`apply`)
     /// never decides for a seat.
-    fn apply_step(&mut self, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<Vec<PyEvent>> {
-        let seat = seat_arg(&self.state, seat)?;
+    fn apply_step(&self, py: Python<'_>, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<Vec<PyEvent>> {
+        let seat = self.seat(seat)?;
         let action = extract_action(action)?;
-        let events = py_result(game::apply_step(&mut self.state, seat, &action))?;
-        Ok(events.into_iter().map(|event| PyEvent { event }).collect())
+        let events = game::apply_step(&mut self.lock(py), seat, &action);
+        Ok(py_result(events)?.into_iter().map(|event| PyEvent { event }).collect())
     }
 
     // ----- views -----
@@ -883,14 +950,15 @@ impl PyGameState {
     /// What `seat` may see, as a dict: its own hand, the other hands as sizes, the
     /// stock as its size, the discard pile, the table, scores.
     fn view<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let seat = seat_arg(&self.state, seat)?;
-        json_to_py(py, &py_result(self.state.view(seat))?.to_json())
+        let seat = self.seat(seat)?;
+        let text = py_result(self.read(py, |s| s.view(seat).map(|v| v.to_json())))?;
+        json_to_py(py, &text)
     }
 
     /// A text that is equal for two states exactly when `seat` cannot tell them apart.
-    fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
-        let seat = seat_arg(&self.state, seat)?;
-        py_result(self.state.information_state_string(seat))
+    fn information_state_string(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<String> {
+        let seat = self.seat(seat)?;
+        py_result(self.read(py, |s| s.information_state_string(seat)))
     }
 
     /// `seat`'s observation as a 1-D float32 array; blocks as in `observation_layout()`.
@@ -899,21 +967,38 @@ impl PyGameState {
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let seat = seat_arg(&self.state, seat)?;
-        Ok(py_result(self.state.observation_tensor(seat))?.into_pyarray(py))
+        let seat = self.seat(seat)?;
+        Ok(py_result(self.read(py, |s| s.observation_tensor(seat)))?.into_pyarray(py))
+    }
+
+    /// A new game state for `seat` to think with: everything `seat` knows (its own
+    /// hand, the discard pile, the table, every hand's size, the stock's size, buys,
+    /// scores, the phase), with the cards it cannot see (the other hands, the stock)
+    /// dealt at random from `seed` around the cards the public history says each seat
+    /// holds, a fresh RNG and no history. What `liverpool.bots.play_game` hands a
+    /// Python bot: its legal actions there are those of the real game, and nothing in
+    /// it tells more than `seat` may know (docs/agents.md).
+    #[pyo3(signature = (seat, seed = None))]
+    fn sample_for(&self, py: Python<'_>, seat: &Bound<'_, PyAny>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let seat = self.seat(seat)?;
+        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+        let info = self.read(py, |s| s.info_set(seat));
+        let mut rng = liverpool_engine::rng::Rng::from_seed(seed);
+        Ok(py.detach(|| info.sample(&mut rng)).into())
     }
 
     // ----- the action space (docs/action-space.md) -----
 
     /// The number of action ids of this game's rule set and player count.
     #[getter]
-    fn action_space_size(&self) -> usize {
-        self.state.action_space().size
+    fn action_space_size(&self, py: Python<'_>) -> usize {
+        self.read(py, |s| s.action_space().size)
     }
 
     /// The blocks of the action space, in id order, as `name -> slice`.
     fn action_layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        crate::env::layout_dict(py, &self.state.action_space())
+        let space = self.read(py, GameState::action_space);
+        crate::env::layout_dict(py, &space)
     }
 
     /// One flag per action id: the legal moves of `seat` (default: `to_act`); all
@@ -924,37 +1009,44 @@ impl PyGameState {
         py: Python<'py>,
         seat: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let seat = seat.map(|s| seat_arg(&self.state, s)).transpose()?;
-        let state = &self.state;
-        Ok(py.detach(|| state.legal_action_mask(seat)).into_pyarray(py))
+        let seat = seat.map(|s| self.seat(s)).transpose()?;
+        // As `legal_actions`: under the lock, GIL released; other threads wait.
+        let state = self.lock(py);
+        let state = &*state;
+        let mask = py.detach(|| state.legal_action_mask(seat));
+        Ok(mask.into_pyarray(py))
     }
 
     /// The id of `action` now (`InvalidArgumentError`, code `invalid_action_id`, for a
     /// move that has none, e.g. `decline_discard`).
-    fn action_id(&self, action: &Bound<'_, PyAny>) -> PyResult<usize> {
+    fn action_id(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<usize> {
         let action = extract_action(action)?;
-        py_result(self.state.action_id(&action))
+        py_result(self.read(py, |s| s.action_id(&action)))
     }
 
     /// The action `action_id` stands for now (go-downs and swaps: the k-th legal one).
-    fn action_from_id(&self, action_id: &Bound<'_, PyAny>) -> PyResult<PyAction> {
-        Ok(crate::env::decode(&self.state, action_id)?.into())
+    fn action_from_id(&self, py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        let id = crate::env::action_id_arg(action_id)?;
+        let action = self.read(py, |s| s.action_from_id(id));
+        Ok(py_result(action)?.into())
     }
 
     /// Apply the move `action_id` stands for, by `seat`. Exactly the ids of
     /// `legal_action_mask(seat)` are accepted; a refused id changes nothing.
-    fn apply_id(&mut self, seat: &Bound<'_, PyAny>, action_id: &Bound<'_, PyAny>) -> PyResult<PyEvent> {
-        let seat = seat_arg(&self.state, seat)?;
+    fn apply_id(&self, py: Python<'_>, seat: &Bound<'_, PyAny>, action_id: &Bound<'_, PyAny>) -> PyResult<PyEvent> {
+        let seat = self.seat(seat)?;
         let id = crate::env::action_id_arg(action_id)?;
+        let event = self.lock(py).apply_id(seat, id);
         Ok(PyEvent {
-            event: py_result(self.state.apply_id(seat, id))?,
+            event: py_result(event)?,
         })
     }
 
     /// The blocks of `observation_tensor`, in order, as `name -> slice`: card blocks
     /// are counts per card id (53 entries), seat blocks are relative to the observer.
     fn observation_layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let lay = observation_layout(self.state.players(), self.state.rules().rounds() as usize);
+        let rounds = self.read(py, |s| s.rules().rounds() as usize);
+        let lay = observation_layout(self.players, rounds);
         let starts = [
             ("hand", lay.hand),
             ("discard_top", lay.discard_top),

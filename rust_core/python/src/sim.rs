@@ -112,7 +112,7 @@ impl PyNativeBot {
     ) -> PyResult<PyAction> {
         // The bot thinks on its own copy of the state with the GIL released, holding
         // no borrow of the caller's state, which stays free for other threads.
-        let state = state.borrow().state.clone();
+        let state = state.get().snapshot(py);
         let state = &state;
         let seat = deciding_seat(state, seat)?;
         let mut bot = match self.bot.try_lock() {

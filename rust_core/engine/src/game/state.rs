@@ -1710,7 +1710,9 @@ impl GameState {
             Plan::TakeDiscard => {
                 let card = self.discard.pop().expect("checked: pile not empty");
                 self.seats[s].hand.0[card.id() as usize] += 1;
-                self.taken_discard = Some(card);
+                // W-8: remembered only where it may not be discarded (a loaded position
+                // refuses it elsewhere, so positions round-trip).
+                self.taken_discard = self.rules.no_discard_of_taken_card.then_some(card);
                 self.phase = Phase::Play;
                 EventKind::TookDiscard { card }
             }
