@@ -577,7 +577,8 @@ def buying_value(
             no_buy = NoBuyBot(seed=bot_seeds[seat])
             bots: list[Bot | str] = ["greedy"] * players
             bots[seat] = no_buy
-            state = play_game(bots, seed=seed, rules=rules, players=players, game=game)
+            # NoBuyBot is this package's own code: no per-decision thread (time_limit=None).
+            state = play_game(bots, seed=seed, rules=rules, players=players, game=game, time_limit=None)
             totals[game] = state.totals[seat]
             wins[game] = seat in state.winners
             declined[game] = no_buy.declined
