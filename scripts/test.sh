@@ -74,7 +74,9 @@ step "benchmark smoke run (numbers are printed, never asserted)"
 # The last two steps both run even if the first fails, so one run reports both.
 failed=0
 step "pytest (unit, property, differential, doctests, notebooks)"
-.venv/bin/python -m pytest -q -m "not browser" || failed=1
+# Two workers (pytest-xdist): the tests are independent (own temp dirs, free ports), and
+# this halves the step on a 2-core machine. PYTEST_WORKERS=0 runs them in one process.
+.venv/bin/python -m pytest -q -n "${PYTEST_WORKERS:-2}" -m "not browser" || failed=1
 
 step "browser test: every notebook in Voila + Chromium (docs/browser-test.md)"
 .venv/bin/python -m pytest -q -m browser tests/browser || failed=1

@@ -166,7 +166,7 @@ class BotFault:
             f"fault.{self.kind}",
             reason="" if self.error is None else self.error.message,
             bot=self.bot,
-            seat=self.seat + 1,
+            seat=self.seat,  # an API index: i18n.text shows it from 1
             deal=self.deal,
             round=self.round,
             detail=self.detail,
