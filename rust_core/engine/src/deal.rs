@@ -67,7 +67,7 @@ pub fn check_players(rules: &RuleSet, players: u8) -> Result<()> {
     } else {
         Err(Error::refused(
             ErrorCode::InvalidArgument,
-            "L-1.1",
+            rules.cite("L-1.1", "C-1", "W-1"),
             msg!(
                 "players.out_of_range",
                 players = players,

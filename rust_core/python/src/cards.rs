@@ -338,7 +338,8 @@ impl PyRuleSet {
     }
     /// A sentence per round, e.g. `"1 set + 1 run"`.
     fn describe_contract(&self, round: &Bound<'_, PyAny>) -> PyResult<String> {
-        Ok(py_result(self.rules.contract_for(round_arg(round, &self.rules)?))?.describe())
+        let contract = py_result(self.rules.contract_for(round_arg(round, &self.rules)?))?;
+        Ok(self.rules.describe_contract(&contract))
     }
     #[pyo3(signature = (players = None))]
     fn deck_size(&self, players: Option<u8>) -> usize {

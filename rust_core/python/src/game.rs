@@ -700,7 +700,7 @@ impl PyGameState {
     /// This round's contract, e.g. `"2 sets"` (L-3).
     #[getter]
     fn contract(&self) -> String {
-        self.state.contract().describe()
+        self.state.rules().describe_contract(&self.state.contract())
     }
     /// Every hand (cards in id order, jokers last). Hidden information: bots see `view(seat)`.
     #[getter]

@@ -24,6 +24,7 @@
 
 use super::{invalid, Contract, RuleSet, RANK_KEYS};
 use crate::error::{Error, ErrorCode, Result};
+use crate::limits::{read_capped, ReadError};
 use crate::msg;
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
@@ -62,6 +63,11 @@ const fn opt_none(key: &'static str, rules: &'static str, doc: &'static str) -> 
 /// to the fields of [`RuleSet`]; `docs/rule-options.md` is generated from it.
 pub const RULE_OPTIONS: &[RuleOption] = &[
     opt("name", "", "the rule set's name (a preset's name for a preset)"),
+    opt(
+        "profile",
+        "",
+        "the RULES.md profile whose rule ids refusals cite: \"L\", \"C\" or \"W\" (a file with base inherits its base's; a complete file without it: the profile of the preset it is named after, else L)",
+    ),
     opt("min_players", "L-1.1, C-1", "fewest players"),
     opt("max_players", "L-1.1, C-1", "most players"),
     opt("default_players", "L-1.1", "players when none is given"),
@@ -194,8 +200,33 @@ pub fn rule_option(key: &str) -> Option<&'static RuleOption> {
 // ---------------------------------------------------------------------------------
 // Reading
 
+/// Largest rule set (file or text) read: 256 KiB. A complete rule set written by
+/// [`to_toml`] is about 4 KiB, one with 30 rounds of 16-meld contracts under 100 KiB;
+/// the limit is checked before parsing, so a huge file costs nothing.
+pub const MAX_RULES_BYTES: usize = 256 << 10;
+
+/// Longest key a "did you mean" hint is looked for (the longest option has 24
+/// characters): a longer unknown key is refused without comparing it, so the hint
+/// costs the same for a megabyte key as for a typo.
+const MAX_HINT_KEY_CHARS: usize = 64;
+
+/// Characters of an unknown key repeated in the refusal.
+const MAX_SHOWN_KEY_CHARS: usize = 80;
+
+/// `invalid_rules` for a text longer than [`MAX_RULES_BYTES`].
+fn too_large(bytes: u64) -> Error {
+    Error::with(
+        ErrorCode::InvalidRules,
+        None,
+        msg!("rules.too_large", bytes = bytes, max = MAX_RULES_BYTES),
+    )
+}
+
 /// A rule set from JSON text (see the module docs).
 pub fn from_json(text: &str) -> Result<RuleSet> {
+    if text.len() > MAX_RULES_BYTES {
+        return Err(too_large(text.len() as u64));
+    }
     let doc: Value = serde_json::from_str(text)
         .map_err(|e| Error::with(ErrorCode::InvalidRules, None, msg!("rules.bad_json", error = e)))?;
     load(doc)
@@ -203,6 +234,9 @@ pub fn from_json(text: &str) -> Result<RuleSet> {
 
 /// A rule set from TOML text (see the module docs).
 pub fn from_toml(text: &str) -> Result<RuleSet> {
+    if text.len() > MAX_RULES_BYTES {
+        return Err(too_large(text.len() as u64));
+    }
     let doc: toml::Table = toml::from_str(text).map_err(|e| {
         Error::with(
             ErrorCode::InvalidRules,
@@ -210,19 +244,53 @@ pub fn from_toml(text: &str) -> Result<RuleSet> {
             msg!("rules.bad_toml", error = e.to_string().trim_end()),
         )
     })?;
+    // JSON has no inf or nan: name them here, before they would turn into null.
+    if let Some(path) = non_finite(&toml::Value::Table(doc.clone()), String::new()) {
+        return Err(invalid(path.0, msg!("rules.not_finite", value = path.1)));
+    }
     let doc = serde_json::to_value(doc)
         .map_err(|e| Error::with(ErrorCode::InvalidRules, None, msg!("rules.bad_toml", error = e)))?;
     load(doc)
 }
 
+/// The path and the value (`inf`, `-inf`, `nan`) of the first float in `value`
+/// that is not a finite number.
+fn non_finite(value: &toml::Value, path: String) -> Option<(String, String)> {
+    match value {
+        toml::Value::Float(f) if !f.is_finite() => Some((path, f.to_string())),
+        toml::Value::Table(t) => t.iter().find_map(|(k, v)| {
+            let key = shown_key(k);
+            non_finite(v, if path.is_empty() { key } else { format!("{path}.{key}") })
+        }),
+        toml::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| non_finite(v, format!("{path}[{i}]"))),
+        _ => None,
+    }
+}
+
+/// A key as a refusal repeats it: at most [`MAX_SHOWN_KEY_CHARS`] characters.
+fn shown_key(key: &str) -> String {
+    match key.char_indices().nth(MAX_SHOWN_KEY_CHARS) {
+        Some((cut, _)) => format!("{}… ({} bytes)", &key[..cut], key.len()),
+        None => key.to_string(),
+    }
+}
+
 /// A rule set file: JSON if its name ends in `.json` (or its text starts with `{`), else TOML.
+/// A file above [`MAX_RULES_BYTES`] is refused before it is read.
 pub fn from_file(path: &Path) -> Result<RuleSet> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Error::with(
+    let text = read_capped(path, MAX_RULES_BYTES).map_err(|e| match e {
+        ReadError::Io(e) => Error::with(
             ErrorCode::InvalidArgument,
             None,
             msg!("file.cannot_read", path = path.display(), error = e),
-        )
+        ),
+        ReadError::TooLarge { bytes, .. } => {
+            let reason = too_large(bytes).to_message();
+            too_large(bytes).reworded(msg!("rules.in_file", path = path.display(), reason = reason))
+        }
     })?;
     let json = match path.extension().and_then(|e| e.to_str()) {
         Some(ext) if ext.eq_ignore_ascii_case("json") => true,
@@ -269,7 +337,7 @@ fn load(doc: Value) -> Result<RuleSet> {
                     "base",
                     msg!(
                         "rules.base_unknown",
-                        name = &name,
+                        name = shown_key(&name),
                         presets = RuleSet::preset_names().join(", ")
                     ),
                 )
@@ -285,8 +353,22 @@ fn load(doc: Value) -> Result<RuleSet> {
             return Err(invalid("base", msg!("rules.base_not_name", value = other)));
         }
         None => {
-            if let Some(missing) = RULE_OPTIONS.iter().find(|o| !o.optional && !map.contains_key(o.key)) {
+            // `profile` came after the first complete files were written: it may be
+            // left out, and is then the profile of the preset the file is named after.
+            if let Some(missing) = RULE_OPTIONS
+                .iter()
+                .find(|o| !o.optional && o.key != "profile" && !map.contains_key(o.key))
+            {
                 return Err(invalid(missing.key, msg!("rules.missing_key")));
+            }
+            if !map.contains_key("profile") {
+                let profile = map
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .and_then(|name| RuleSet::preset(name).ok())
+                    .map(|preset| preset.profile)
+                    .unwrap_or_default();
+                map.insert("profile".into(), serde_json::to_value(profile).expect("a profile serializes"));
             }
             Value::Object(map)
         }
@@ -359,7 +441,10 @@ fn check_keys(map: &Map<String, Value>) -> Result<()> {
     if let Some(Value::Object(points)) = map.get("points") {
         for key in points.keys() {
             if !key.eq_ignore_ascii_case("joker") && super::rank_of_name(key).is_none() {
-                return Err(invalid(format!("points.{key}"), msg!("rules.unknown_rank_key")));
+                return Err(invalid(
+                    format!("points.{}", shown_key(key)),
+                    msg!("rules.unknown_rank_key"),
+                ));
             }
         }
     }
@@ -374,7 +459,7 @@ fn check_object(map: &Map<String, Value>, prefix: &str, known: &[&str]) -> Resul
                 Some(near) => msg!("rules.unknown_key_hint", nearest = near, keys = keys),
                 None => msg!("rules.unknown_key", keys = keys),
             };
-            return Err(invalid(format!("{prefix}{key}"), reason));
+            return Err(invalid(format!("{prefix}{}", shown_key(key)), reason));
         }
     }
     Ok(())
@@ -382,6 +467,9 @@ fn check_object(map: &Map<String, Value>, prefix: &str, known: &[&str]) -> Resul
 
 /// The known key closest to `key` (edit distance at most 3, or a prefix of it).
 fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+    if key.chars().nth(MAX_HINT_KEY_CHARS).is_some() {
+        return None;
+    }
     known
         .iter()
         .map(|k| (distance(key, k), *k))
