@@ -86,6 +86,7 @@ templates! {
     "arg.not_text" => "{what} must be a str, not {kind}",
     "arg.not_to_act" => "seat {seat} has no decision to make: seat {to_act} is to act",
     "arg.object_kind" => "a {kind}",
+    "arg.path" => "{what} must be a file path (a str or os.PathLike of text), not {kind}",
     "arg.players" => "{players} players: the '{rules}' rules allow {min} to {max}",
     "arg.players_max" => "{players} players: at most {max}",
     "arg.progress" => "progress must be a callable progress(done, total)",

@@ -324,6 +324,17 @@ pub fn named_or_file(spec: &str) -> Result<RuleSet> {
     ))
 }
 
+/// A rule set from a parsed document with the keys of a rule set file (a scenario's
+/// `"rule_set"` object, CONFORMANCE.md): the same checks as a file. The document is
+/// capped as a file is, measured as JSON text.
+pub fn from_value(doc: Value) -> Result<RuleSet> {
+    let bytes = serde_json::to_string(&doc).map_or(usize::MAX, |t| t.len());
+    if bytes > MAX_RULES_BYTES {
+        return Err(too_large(bytes as u64));
+    }
+    load(doc)
+}
+
 fn load(doc: Value) -> Result<RuleSet> {
     let Value::Object(mut map) = doc else {
         return Err(Error::with(ErrorCode::InvalidRules, None, msg!("rules.not_a_table")));
