@@ -1092,7 +1092,26 @@ fn size_problem(melds: &[&Meld], contract: &Contract, rules: &RuleSet) -> Option
             };
             if len < min {
                 if spec.min.is_some() {
-                    let msg = if kind == MeldKind::Set {
+                    // A rule set that caps the kind at go-down (profile L) asks for
+                    // exactly `min` cards: say so, never "at least".
+                    let exact = max == Some(min);
+                    let msg = if exact && kind == MeldKind::Set {
+                        msg!(
+                            "go_down.set_below_exact",
+                            contract = rules.contract_message(contract),
+                            meld = m,
+                            len = len,
+                            min = min
+                        )
+                    } else if exact {
+                        msg!(
+                            "go_down.run_below_exact",
+                            contract = rules.contract_message(contract),
+                            meld = m,
+                            len = len,
+                            min = min
+                        )
+                    } else if kind == MeldKind::Set {
                         msg!(
                             "go_down.set_below_contract",
                             contract = rules.contract_message(contract),
@@ -1215,7 +1234,9 @@ mod tests {
         assert_eq!(Meld::on_table(None, two.cards(), &w).unwrap(), two);
         // Every meld still keeps a natural card (L-4.5).
         assert_eq!(
-            Meld::on_table(Some(MeldKind::Run), &cards("JK JK JK JK"), &w).unwrap_err().rule,
+            Meld::on_table(Some(MeldKind::Run), &cards("JK JK JK JK"), &w)
+                .unwrap_err()
+                .rule,
             Some("L-4.5")
         );
     }

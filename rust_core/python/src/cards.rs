@@ -286,6 +286,15 @@ impl PyRuleSet {
     fn name(&self) -> String {
         self.rules.name.clone()
     }
+    /// The RULES.md profile whose rule ids refusals cite: `"L"`, `"C"` or `"W"`.
+    #[getter]
+    fn profile(&self) -> &'static str {
+        match self.rules.profile {
+            liverpool_engine::rules::Profile::L => "L",
+            liverpool_engine::rules::Profile::C => "C",
+            liverpool_engine::rules::Profile::W => "W",
+        }
+    }
     #[getter]
     fn rounds(&self) -> u8 {
         self.rules.rounds()

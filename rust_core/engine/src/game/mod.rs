@@ -28,6 +28,8 @@ mod tests;
 #[cfg(test)]
 mod tests_encoding;
 #[cfg(test)]
+mod tests_rule_ids;
+#[cfg(test)]
 mod tests_w;
 
 pub use action::{Action, Event, EventKind, RoundEnd, RoundEndReason};

@@ -11,9 +11,9 @@ use crate::card::{format_cards, Card};
 use crate::error::{Error, ErrorCode};
 use crate::limits::{read_capped, ReadError, MAX_INPUT_BYTES};
 use crate::rules::RuleSet;
-use std::sync::Arc;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The outcome of one scenario.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,7 +176,11 @@ fn run_text(text: &str, fallback_id: Option<&str>, rules: Option<&Arc<RuleSet>>)
     report
 }
 
-fn run_object(obj: &Map<String, Value>, default_rules: Option<&Arc<RuleSet>>, steps_run: &mut usize) -> Result<(), String> {
+fn run_object(
+    obj: &Map<String, Value>,
+    default_rules: Option<&Arc<RuleSet>>,
+    steps_run: &mut usize,
+) -> Result<(), String> {
     let pos_value = obj.get("position").ok_or("the scenario has no 'position'")?;
     let own_rules = scenario_rule_set(obj, pos_value)?;
     let position = Position::from_value(pos_value.clone()).map_err(|e| format!("position: {}", e.message))?;
@@ -213,7 +217,9 @@ fn scenario_rule_set(obj: &Map<String, Value>, position: &Value) -> Result<Optio
         return Ok(None);
     };
     if !doc.is_object() {
-        return Err(format!("rule_set: a rule set is an object with the keys of a rule set file, not {doc}"));
+        return Err(format!(
+            "rule_set: a rule set is an object with the keys of a rule set file, not {doc}"
+        ));
     }
     let rules = crate::rules::file::from_value(doc.clone()).map_err(|e| format!("rule_set: {}", e.message))?;
     if let Some(profile) = position.get("profile") {
@@ -229,7 +235,10 @@ fn scenario_rule_set(obj: &Map<String, Value>, position: &Value) -> Result<Optio
         if !same {
             return Err(format!(
                 "position.profile {profile} differs from the rule set's base {}: leave it out or make it equal",
-                base.map_or_else(|| format!("(none; the rule set is '{}')", rules.name), |b| format!("'{b}'"))
+                base.map_or_else(
+                    || format!("(none; the rule set is '{}')", rules.name),
+                    |b| format!("'{b}'")
+                )
             ));
         }
     }

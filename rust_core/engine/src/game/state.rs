@@ -1301,13 +1301,11 @@ impl GameState {
     #[inline(never)]
     fn require_round_going_on(&self, action: &Action) -> Result<()> {
         match (self.phase, action) {
-            (Phase::GameOver, Action::NextRound) => {
-                refuse(
-                    ErrorCode::GameOver,
-                    self.rules.cite("L-10.3", "C-7", "W-10"),
-                    msg!("game.over_no_next_round"),
-                )
-            }
+            (Phase::GameOver, Action::NextRound) => refuse(
+                ErrorCode::GameOver,
+                self.rules.cite("L-10.3", "C-7", "W-10"),
+                msg!("game.over_no_next_round"),
+            ),
             (Phase::RoundOver | Phase::GameOver, Action::CallRummy | Action::CallLiverpool { .. })
                 if self.has_calls() && self.went_out.is_some() =>
             {
@@ -1567,7 +1565,10 @@ impl GameState {
             return refuse(
                 ErrorCode::ContractNotMet,
                 "L-4.6",
-                msg!("go_down.no_cards", contract = self.rules.contract_message(&self.contract())),
+                msg!(
+                    "go_down.no_cards",
+                    contract = self.rules.contract_message(&self.contract())
+                ),
             );
         }
         let used = self.require_cards(seat, groups.iter().flatten().copied())?;
@@ -1575,7 +1576,11 @@ impl GameState {
         let shapes = go_down_shapes(groups, &contract, &self.rules).map_err(|e| {
             if contract.whole_hand && e.code == ErrorCode::ContractNotMet {
                 let reason = e.to_message();
-                Error::refused(ErrorCode::WholeHandRequired, self.rules.whole_hand_rule(self.round), reason)
+                Error::refused(
+                    ErrorCode::WholeHandRequired,
+                    self.rules.whole_hand_rule(self.round),
+                    reason,
+                )
             } else {
                 e
             }
@@ -1693,7 +1698,11 @@ impl GameState {
         }
         let used = self.require_cards(seat, [card])?;
         let Some(source) = self.table.get(meld) else {
-            return refuse(ErrorCode::SwapMismatch, swap_rule, msg!("swap.no_such_meld", meld = meld));
+            return refuse(
+                ErrorCode::SwapMismatch,
+                swap_rule,
+                msg!("swap.no_such_meld", meld = meld),
+            );
         };
         if !self.rules.swap_own_jokers && source.owner == seat as usize {
             return refuse(
@@ -1704,7 +1713,10 @@ impl GameState {
         }
         let swapped = source.meld.swap_joker(card).map_err(|e| {
             // W-4 decides both refusals in profile W (only a run's joker, for the exact card).
-            Error { rule: e.rule.map(|r| self.rules.cite(r, r, "W-4")), ..e }
+            Error {
+                rule: e.rule.map(|r| self.rules.cite(r, r, "W-4")),
+                ..e
+            }
         })?;
         if to_meld == meld {
             return refuse(ErrorCode::JokerUnplaced, swap_rule, msg!("swap.same_meld"));

@@ -379,7 +379,10 @@ fn load(doc: Value) -> Result<RuleSet> {
                     .and_then(|name| RuleSet::preset(name).ok())
                     .map(|preset| preset.profile)
                     .unwrap_or_default();
-                map.insert("profile".into(), serde_json::to_value(profile).expect("a profile serializes"));
+                map.insert(
+                    "profile".into(),
+                    serde_json::to_value(profile).expect("a profile serializes"),
+                );
             }
             Value::Object(map)
         }
