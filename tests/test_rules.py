@@ -234,6 +234,15 @@ def test_inconsistent_or_non_finite_options_are_refused(text: str, starts: str) 
     assert str(info.value).startswith(starts), str(info.value)
 
 
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan"), "1e999"])
+def test_json_infinities_are_named_not_a_syntax_error(value: object) -> None:
+    text = '{"base": "liverpool", "cut_bonus": %s}' % (value if isinstance(value, str) else json.dumps(value))
+    with pytest.raises(InvalidRulesError) as info:
+        RuleSet.from_json(text)
+    assert "is not a number a rule set can use" in str(info.value), str(info.value)
+    assert "null" not in str(info.value)
+
+
 def test_the_largest_cut_range_that_fits_the_deck_loads() -> None:
     for base, high in (("liverpool", 106), ("contract", 107)):
         rules = RuleSet.from_toml(f'base = "{base}"\ncut_range = [1, {high}]')

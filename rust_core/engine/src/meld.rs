@@ -1232,12 +1232,12 @@ mod tests {
         assert_eq!(set.lay_off(&cards("JK JK"), None, &w).unwrap().jokers(), 3);
         assert_eq!(Meld::on_table(Some(MeldKind::Run), two.cards(), &w).unwrap(), two);
         assert_eq!(Meld::on_table(None, two.cards(), &w).unwrap(), two);
-        // Every meld still keeps a natural card (L-4.5).
+        // Every meld still keeps a natural card (L-4.5, restated for profile W by W-4).
         assert_eq!(
             Meld::on_table(Some(MeldKind::Run), &cards("JK JK JK JK"), &w)
                 .unwrap_err()
                 .rule,
-            Some("L-4.5")
+            Some("W-4")
         );
     }
 

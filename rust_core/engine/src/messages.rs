@@ -349,6 +349,7 @@ templates! {
     "rules.no_rounds" => "a rule set needs at least one round",
     "rules.not_a_table" => "a rule set is a table of options (base, name, deal_sizes, …)",
     "rules.not_finite" => "{value} is not a number a rule set can use (inf and nan are refused)",
+    "rules.not_finite_json" => "{value} (line {line}, column {column}) is not a number a rule set can use (infinities, NaN and numbers out of range are refused)",
     "rules.not_preset_or_file" => "'{spec}' is neither a preset ({presets}) nor a rule set file",
     "rules.run_below_floor" => "{value} is below {floor_key} ({floor}): a shorter run is not a meld",
     "rules.run_too_long" => "{value}: a run spans at most the 14 positions A..K..A",

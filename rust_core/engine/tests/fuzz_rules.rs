@@ -169,7 +169,8 @@ fn a_whole_hand_run_minimum_below_the_run_minimum_is_refused() {
         "{e}"
     );
     // Equal or above is consistent and plays.
-    let longer = "base = \"liverpool\"\nwhole_hand_run_min = 5\ndeal_sizes = [10, 10, 10, 12, 12, 12, 14]";
+    let longer =
+        "base = \"liverpool\"\nwhole_hand_run_min = 5\nmax_players = 6\ndeal_sizes = [10, 10, 10, 12, 12, 12, 14]";
     greedy_games_end(RuleSet::from_toml(longer).unwrap(), 7, 1);
 }
 

@@ -227,9 +227,38 @@ pub fn from_json(text: &str) -> Result<RuleSet> {
     if text.len() > MAX_RULES_BYTES {
         return Err(too_large(text.len() as u64));
     }
-    let doc: Value = serde_json::from_str(text)
-        .map_err(|e| Error::with(ErrorCode::InvalidRules, None, msg!("rules.bad_json", error = e)))?;
+    let doc: Value = serde_json::from_str(text).map_err(|e| match non_finite_json(text, &e) {
+        Some(value) => Error::with(
+            ErrorCode::InvalidRules,
+            None,
+            msg!(
+                "rules.not_finite_json",
+                value = shown_key(&value),
+                line = e.line(),
+                column = e.column()
+            ),
+        ),
+        None => Error::with(ErrorCode::InvalidRules, None, msg!("rules.bad_json", error = e)),
+    })?;
     load(doc)
+}
+
+/// The number-like token where JSON parsing failed, when it is an infinity, a NaN
+/// (`Infinity`, `-inf`, `NaN`, which JSON does not have) or a number out of range
+/// (`1e999`): such a value is named, not reported as a syntax error.
+fn non_finite_json(text: &str, e: &serde_json::Error) -> Option<String> {
+    let line: Vec<char> = text.lines().nth(e.line().checked_sub(1)?)?.chars().collect();
+    let in_token = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.');
+    let mut start = e.column().saturating_sub(1).min(line.len());
+    while start > 0 && in_token(line[start - 1]) {
+        start -= 1;
+    }
+    let end = (start..line.len()).find(|&i| !in_token(line[i])).unwrap_or(line.len());
+    let token: String = line[start..end].iter().collect();
+    let bare = token.trim_start_matches(['+', '-']);
+    let named = ["infinity", "inf", "nan"].iter().any(|n| bare.eq_ignore_ascii_case(n));
+    let out_of_range = e.to_string().starts_with("number out of range");
+    (!token.is_empty() && (named || out_of_range)).then_some(token)
 }
 
 /// A rule set from TOML text (see the module docs).
@@ -718,6 +747,35 @@ mod tests {
         assert!(m.starts_with("set_size_min: 2"), "{m}");
         let m = refusal("base = \"liverpool\"\ndeal_sizes = [5, 10, 10, 12, 12, 12, 12]");
         assert!(m.contains("keep one to discard"), "{m}");
+    }
+
+    #[test]
+    fn infinities_and_nans_are_named_in_json_and_toml() {
+        for (text, starts) in [
+            (
+                "{\"base\": \"liverpool\", \"cut_bonus\": Infinity}",
+                "Infinity (line 1, column",
+            ),
+            (
+                "{\"base\": \"liverpool\",\n \"cut_bonus\": -Infinity}",
+                "-Infinity (line 2, column",
+            ),
+            ("{\"base\": \"liverpool\", \"cut_bonus\": NaN}", "NaN (line 1"),
+            ("{\"base\": \"liverpool\", \"cut_bonus\": 1e999}", "1e999 (line 1"),
+        ] {
+            let e = from_json(text).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidRules);
+            assert!(e.message.starts_with(starts), "{text}: {}", e.message);
+        }
+        assert!(from_json("{\"base\": }")
+            .unwrap_err()
+            .message
+            .starts_with("rule set JSON is not valid"));
+        assert!(refusal("base = \"liverpool\"\ncut_bonus = -inf").starts_with("cut_bonus: -inf is not a number"));
+        assert!(
+            refusal("base = \"liverpool\"\ndeck_tiers = [{ max_players = 8, decks = 2, jokers = nan }]")
+                .starts_with("deck_tiers[0].jokers: NaN is not a number")
+        );
     }
 
     #[test]
