@@ -230,3 +230,17 @@ fn a_whole_hand_refusal_cites_l81_c6_and_shanghais_c8() {
         assert_eq!(e.rule, Some(rule), "{name}: {e}");
     }
 }
+
+#[test]
+fn a_snapshot_written_before_profile_existed_keeps_its_profile() {
+    let g = in_profile(
+        "liverpool-classic",
+        json!({"round": 1, "active": 0, "phase": "draw",
+        "hands": [["2♠"], ["3♠"], ["4♠"], ["5♠"]], "stock": ["6♦"], "discard": ["Q♥"]}),
+    );
+    let mut old: serde_json::Value = serde_json::from_str(&g.to_json()).unwrap();
+    old["rules"].as_object_mut().unwrap().remove("profile");
+    let back = GameState::from_json(&old.to_string()).unwrap();
+    assert_eq!(back.rules().profile, crate::rules::Profile::W);
+    assert_eq!(back, g);
+}

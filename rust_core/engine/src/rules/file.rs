@@ -560,7 +560,7 @@ pub fn to_toml(rules: &RuleSet) -> String {
         let _ = writeln!(out, "# {}{rule}", o.doc);
         let text = match o.key {
             "points" => points_toml(&rules.points),
-            "contracts" => contracts_toml(&rules.contracts),
+            "contracts" => contracts_toml(rules),
             "deck_tiers" => {
                 let items: Vec<String> = rules
                     .deck_tiers
@@ -592,9 +592,11 @@ fn points_toml(points: &[u16; 14]) -> String {
     format!("{{ {} }}", items.join(", "))
 }
 
-fn contracts_toml(contracts: &[Contract]) -> String {
+/// The contracts as TOML, each with its sentence in this rule set ("exactly" where
+/// the rule set caps the length).
+fn contracts_toml(rules: &RuleSet) -> String {
     let mut out = String::from("[\n");
-    for (i, c) in contracts.iter().enumerate() {
+    for (i, c) in rules.contracts.iter().enumerate() {
         let mut parts = vec![];
         let counts = Contract::new(c.sets(), c.runs());
         if !c.has_own_lengths() && counts.melds() == c.melds() {
@@ -623,7 +625,7 @@ fn contracts_toml(contracts: &[Contract]) -> String {
             "  {{ {} }},  # round {}: {}",
             parts.join(", "),
             i + 1,
-            c.describe()
+            rules.describe_contract(c)
         );
     }
     out.push(']');
