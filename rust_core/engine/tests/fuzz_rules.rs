@@ -228,3 +228,16 @@ fn a_last_tier_without_jokers_does_not_refuse_the_jokers_of_smaller_games() {
     assert_eq!(rules.largest_deck().1, 4);
     play_with(rules, &mut rng);
 }
+
+/// Found by `written_rule_sets_that_load_play_greedy_games_to_the_end`: with
+/// `min_naturals_run = 4` in profile C (runs of 4 or more, naturals counted anywhere)
+/// the greedy bot's estimate skipped the search for a hand whose 5-card run holds 4
+/// naturals and a joker (a debug assertion in the bot).
+#[test]
+fn runs_needing_four_naturals_anywhere_are_still_searched() {
+    let rules = RuleSet::from_json(
+        r#"{"base":"contract","min_naturals_run":4,"rummy_call":true,"set_size_max":"none","set_size_min":3}"#,
+    )
+    .unwrap();
+    greedy_games_end(rules, 9191017296259656008, 2);
+}
