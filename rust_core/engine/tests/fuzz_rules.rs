@@ -241,3 +241,17 @@ fn runs_needing_four_naturals_anywhere_are_still_searched() {
     .unwrap();
     greedy_games_end(rules, 9191017296259656008, 2);
 }
+
+/// Found by the targets above with 6,000 cases: the greedy bot's estimate skipped the
+/// search for hands that could go down when melds need two naturals or more (a set
+/// needing 2 in profile C with runs of 3; profile W with three jokers in hand).
+#[test]
+fn melds_needing_two_naturals_are_still_searched() {
+    let rules = RuleSet::from_json(
+        r#"{"base":"contract","cut_range":[11,31],"floating":true,"joker_swap":"after_go_down_turn","min_naturals_set":2,"run_size_min":3}"#,
+    )
+    .unwrap();
+    greedy_games_end(rules, 10106421275700348987, 2);
+    let (value, _) = mutated_rules(11044417598522489812, 2, 1);
+    greedy_games_end(RuleSet::from_json(&value.to_string()).unwrap(), 11044417598522489812, 1);
+}

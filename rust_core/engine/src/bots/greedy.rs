@@ -68,16 +68,13 @@ pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &Ru
         // C-8 California: the estimate counts only jokers as wild, so it is no guide.
         return true;
     }
-    // Runs that need several naturals counted anywhere (no W-4 window) and may be
-    // longer than the minimum: a longer run holds the naturals every minimum-length
-    // window lacks (4♥ 5♥ 6♥ JK 8♥ has 4 naturals, no 4 of its cards do), and the
-    // estimate only looks at minimum-length windows, so it is no guide either (found
-    // by the rule-set fuzz target, issue 17: min_naturals_run = 4 in profile C).
-    if contract.runs() > 0
-        && rules.min_naturals_run > 1
-        && rules.run_naturals_window.is_none()
-        && (contract.whole_hand || rules.run_size_max.is_none_or(|max| max > rules.run_size_min))
-    {
+    // Melds that need more than one natural card (W-4, or a rule set's
+    // `min_naturals_set` / `min_naturals_run`): the estimate looks only at
+    // minimum-length melds, while a longer one may hold the naturals every
+    // minimum-length window lacks (4♥ 5♥ 6♥ JK 8♥ has 4 naturals, no 4 of its cards
+    // do), so it is no guide either. Found by the rule-set fuzz target (issue 17):
+    // min_naturals_run = 4 in profile C, and hands of profile W with three jokers.
+    if rules.min_naturals_run > 1 || rules.min_naturals_set > 1 {
         return true;
     }
     if contract.whole_hand {
