@@ -72,7 +72,37 @@ Load it with `RuleSet.from_file("house.toml")` (or `RuleSet.from_toml(text)`,
   more cards than the deck has, a contract whose minimum cards do not fit the hand after
   the draw (with a card kept for the discard outside whole-hand rounds), a run longer
   than 14, a set longer than the deck can make, a wild rank that does not score as a
-  joker, and so on. A file without `base` must give every option.
+  joker, and so on. A file without `base` must give every option (but `profile`, which
+  is then the profile of the preset the file is named after, else L).
+- **Consistency** (issue 17): any rule set that loads gives a game in which every action
+  the engine offers (`legal_actions`, the search, the bots) is accepted and every game
+  ends. So options that contradict each other are refused, never adjusted: a
+  `whole_hand_run_min` below `run_size_min` (a whole-hand run is still a run, L-8.2), a
+  `cut_range` reaching beyond the smallest deck the rule set deals (a cut leaves at least
+  one card, L-2.2; never clamped), naturals minimums above the meld sizes, and so on. A
+  fuzz target (`rust_core/engine/tests/fuzz_rules.rs`) and a hypothesis test
+  (`tests/test_rules.py`) play greedy games to the end under generated rule sets.
+- **Size and values**: a rule set file or text is at most **256 KiB** (checked before it
+  is parsed; a complete rule set is about 4 KiB). `inf` and `nan` are refused by name. An
+  unknown key longer than 64 characters gets no "did you mean" hint, and a refusal shows
+  at most its first 80 characters. `RuleSet.from_file` and `RuleSet.load` take a `str`
+  or an `os.PathLike` of text; anything else (bytes, numbers, a lone surrogate) is
+  `InvalidArgumentError` (code `invalid_argument`).
+- **`profile`** names the RULES.md profile (`"L"`, `"C"` or `"W"`) whose rule ids the
+  engine's refusals cite: a game under a `contract`-based rule set cites C-5 for a closed
+  buying window, W-6 under `liverpool-classic`, L-6.4 under `liverpool`.
+- **Natural-card minimums** (`min_naturals_set`, `min_naturals_run`,
+  `run_naturals_window`) are checked on a meld as it is laid at go-down (W-4 Decision);
+  cards and jokers laid off later, and a freed joker placed later, need only the one
+  natural card every meld keeps (L-4.5), on either end of a run.
+
+## Rule sets in conformance scenarios
+
+A scenario may carry its own rule set: a top-level `"rule_set"` object with the keys of
+a rule set file (`docs/conformance.md`), checked exactly as a file is.
+`liverpool conformance --rules NAME|FILE` plays the scenarios that carry none under that
+rule set instead of their position's `profile`. The precedence is: the scenario's
+`rule_set`, then `--rules`, then `position.profile`.
 
 ## Every option in every preset
 """

@@ -24,6 +24,7 @@ from liverpool import (
     Card,
     GameState,
     LiverpoolError,
+    RuleSet,
     run_scenario,
     run_scenarios,
 )
@@ -109,7 +110,9 @@ def expanded(g: GameState, seat: int, action: Action) -> list[tuple[int, Action]
 
 
 def walk(scenario: dict[str, Any]) -> None:
-    g = GameState.from_position(scenario["position"])
+    # CONFORMANCE.md: a scenario may carry its own rule set (the keys of a rule set file).
+    rules = RuleSet.from_json(json.dumps(scenario["rule_set"])) if "rule_set" in scenario else None
+    g = GameState.from_position(scenario["position"], rules)
     if "check" in scenario:
         check_state(g, scenario["check"], "position")
     for number, step in enumerate(scenario.get("steps") or [], start=1):
@@ -345,3 +348,72 @@ def test_cli_exit_status_from_a_real_process(mixed_folder: Path) -> None:
     assert run.returncode == 1
     assert run.stdout.splitlines()[-1] == "2 passed, 2 failed"
     assert "Traceback" not in run.stderr
+
+
+# --- custom rule sets in scenarios (CONFORMANCE.md "A custom rule set") ----------------
+
+# Round 1 of profile C allows a set of 4 at go-down (C-4); profile L refuses it (L-4.1).
+SET_OF_FOUR: dict[str, Any] = {
+    "id": "set-of-four",
+    "position": {
+        "round": 1, "dealer": 3, "active": 0, "phase": "play",
+        "hands": [["7♠", "7♥", "7♦", "7♣", "9♠", "9♥", "9♦", "K♣"], ["2♠"], ["3♠"], ["4♠"]],
+        "stock": ["5♦"], "discard": ["2♣"],
+    },
+    "steps": [{"seat": 0, "do": "go_down", "melds": [["7♠", "7♥", "7♦", "7♣"], ["9♠", "9♥", "9♦"]]}],
+}
+
+
+def test_a_scenario_plays_under_its_own_rule_set() -> None:
+    assert not run_scenario(SET_OF_FOUR).passed  # the position's default profile, L
+    assert run_scenario({**SET_OF_FOUR, "rule_set": {"base": "contract"}}).passed
+    with_profile = {**SET_OF_FOUR, "rule_set": {"base": "contract"}}
+    with_profile["position"] = {**SET_OF_FOUR["position"], "profile": "C"}
+    assert run_scenario(with_profile).passed  # "C" names the same preset as the base
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "profile", "reason"),
+    [
+        ({"base": "contract", "deal_sizes": [10]}, None, "rule_set: deal_sizes: 1 deal sizes"),
+        ({"base": "contract", "buy_limit": 2}, None, "rule_set: buy_limit: unknown key (did you mean 'buy_limit_per_round'?)"),
+        ({"base": "contract", "whole_hand_run_min": 3}, None, "rule_set: whole_hand_run_min: 3 is below run_size_min"),
+        ({"base": "canasta"}, None, "rule_set: base: 'canasta' is not a preset"),
+        ("contract", None, "rule_set: a rule set is an object"),
+        ({"base": "contract"}, "liverpool", "position.profile \"liverpool\" differs from the rule set's base 'contract'"),
+    ],
+)
+def test_a_scenario_rule_set_is_checked_as_a_file(rule_set: Any, profile: str | None, reason: str) -> None:
+    scenario = {**SET_OF_FOUR, "rule_set": rule_set}
+    if profile is not None:
+        scenario["position"] = {**SET_OF_FOUR["position"], "profile": profile}
+    report = run_scenario(scenario)
+    assert not report.passed
+    assert report.message is not None and report.message.startswith(reason), report.message
+
+
+def test_rules_option_plays_scenarios_without_their_own_rule_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Precedence: the scenario's rule_set, then --rules, then the position's profile."""
+    write(tmp_path, "plain.json", SET_OF_FOUR)
+    write(tmp_path, "own.json", {**SET_OF_FOUR, "id": "own", "rule_set": {"base": "liverpool"}, "steps": [
+        {**SET_OF_FOUR["steps"][0], "expect": {"error": "meld_size"}}]})
+    assert main(["conformance", str(tmp_path)]) == 1
+    capsys.readouterr()
+    assert main(["conformance", "--rules", "contract", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["PASS own", "PASS set-of-four", "2 passed, 0 failed"]
+    assert run_scenarios(tmp_path, RuleSet("contract"))[1].passed
+    house = write(tmp_path / "rules", "house.toml", 'base = "contract"\nname = "house"\n')
+    assert main(["conformance", "--rules", str(house), str(tmp_path / "plain.json")]) == 0
+    capsys.readouterr()
+    assert main(["conformance", "--rules", "canasta", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "neither a preset" in err and "PASS" not in err
+
+
+def test_the_shared_examples_all_pass() -> None:
+    """Every example of the shared conformance folder passes (when it is beside the checkout)."""
+    folder = SHARED_ORIGIN if SHARED_ORIGIN.is_dir() else SHARED_COPIES
+    reports = run_scenarios(folder)
+    assert reports and all(r.passed for r in reports), [r.line for r in reports if not r.passed]

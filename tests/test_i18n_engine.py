@@ -113,7 +113,9 @@ def refusal(call: Callable[[], object]) -> LiverpoolError:
 def scenario_refusals() -> Iterator[tuple[str, LiverpoolError]]:
     for path in SCENARIOS:
         scenario = json.loads(path.read_text(encoding="utf-8"))
-        g = GameState.from_position(scenario["position"])
+        # A scenario may carry its own rule set (CONFORMANCE.md "A custom rule set").
+        rules = RuleSet.from_json(json.dumps(scenario["rule_set"])) if "rule_set" in scenario else None
+        g = GameState.from_position(scenario["position"], rules)
         for number, step in enumerate(scenario.get("steps") or [], start=1):
             action = Action.from_dict(step)
             # A scenario step may stand for the passes before it (CONFORMANCE.md).

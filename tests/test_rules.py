@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from liverpool import InvalidArgumentError, InvalidRulesError, RuleSet
+from liverpool import GameState, InvalidArgumentError, InvalidRulesError, NativeBot, RuleSet
 
 
 def test_presets_and_default() -> None:
@@ -206,3 +210,153 @@ def test_rule_set_files_are_refused_with_the_key_and_the_reason(text: str, start
         RuleSet.from_toml(text)
     assert info.value.code == "invalid_rules"
     assert str(info.value).startswith(starts), str(info.value)
+
+
+# --- issue 17: rule-set files as hostile input --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "starts"),
+    [
+        # L-8.2: a whole-hand run is still a run; a lower minimum broke the search.
+        ('base = "liverpool"\nwhole_hand_run_min = 3', "whole_hand_run_min: 3 is below run_size_min (4)"),
+        # L-2.2: never clamped; a cut leaves at least one card of the smallest deck.
+        ('base = "liverpool"\ncut_range = [500, 600]', "cut_range: (500, 600) goes beyond the deck"),
+        ('base = "contract"\ncut_range = [1, 108]', "cut_range: (1, 108) goes beyond the deck"),
+        ('base = "liverpool"\ncut_bonus = inf', "cut_bonus: inf is not a number a rule set can use"),
+        ('base = "liverpool"\ncut_range = [1, nan]', "cut_range[1]: NaN is not a number a rule set can use"),
+        ('base = "liverpool"\npoints = { A = -inf }', "points.A: -inf is not a number a rule set can use"),
+    ],
+)
+def test_inconsistent_or_non_finite_options_are_refused(text: str, starts: str) -> None:
+    with pytest.raises(InvalidRulesError) as info:
+        RuleSet.from_toml(text)
+    assert str(info.value).startswith(starts), str(info.value)
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan"), "1e999"])
+def test_json_infinities_are_named_not_a_syntax_error(value: object) -> None:
+    text = '{"base": "liverpool", "cut_bonus": %s}' % (value if isinstance(value, str) else json.dumps(value))
+    with pytest.raises(InvalidRulesError) as info:
+        RuleSet.from_json(text)
+    assert "is not a number a rule set can use" in str(info.value), str(info.value)
+    assert "null" not in str(info.value)
+
+
+def test_the_largest_cut_range_that_fits_the_deck_loads() -> None:
+    for base, high in (("liverpool", 106), ("contract", 107)):
+        rules = RuleSet.from_toml(f'base = "{base}"\ncut_range = [1, {high}]')
+        assert json.loads(rules.to_json())["cut_range"] == [1, high]
+
+
+def test_rule_set_files_are_capped_before_parsing(tmp_path: Path) -> None:
+    """256 KiB (docs/rule-options.md): a larger file or text is refused unread."""
+    big = tmp_path / "big.toml"
+    big.write_text('base = "liverpool"\n' + "# padding\n" * 30_000, encoding="utf-8")
+    with pytest.raises(InvalidRulesError, match="more than the limit of 262144"):
+        RuleSet.from_file(big)
+    with pytest.raises(InvalidRulesError, match="more than the limit"):
+        RuleSet.from_json('{"base": "liverpool", "name": "' + "x" * 300_000 + '"}')
+    fits = tmp_path / "fits.toml"
+    fits.write_text('base = "liverpool"\n' + "# padding\n" * 20_000, encoding="utf-8")
+    assert RuleSet.from_file(fits) == RuleSet("liverpool")
+
+
+def test_a_huge_unknown_key_is_refused_quickly_and_shown_short() -> None:
+    key = "deal_sizez" + "q" * 200_000
+    with pytest.raises(InvalidRulesError) as info:
+        RuleSet.from_json(json.dumps({"base": "liverpool", key: 1}))
+    message = str(info.value)
+    assert message.startswith("deal_sizezq") and "(200010 bytes): unknown key;" in message
+    assert len(message) < 1_000 and "did you mean" not in message
+    # A short typo still gets its hint.
+    with pytest.raises(InvalidRulesError, match="did you mean 'deal_sizes'"):
+        RuleSet.from_json('{"base": "liverpool", "deal_sizez": 1}')
+
+
+@pytest.mark.parametrize("path", [None, 3, b"rules.toml", bytearray(b"x"), "rules\udcff.toml", 1.5, ["a"]])
+def test_from_file_and_load_refuse_a_path_that_is_not_text(path: object) -> None:
+    for load in (RuleSet.from_file, RuleSet.load):
+        with pytest.raises(InvalidArgumentError) as info:
+            load(path)  # type: ignore[arg-type]
+        assert info.value.code == "invalid_argument"
+
+
+def test_from_file_takes_a_pathlike(tmp_path: Path) -> None:
+    class Where:
+        def __fspath__(self) -> str:
+            return str(tmp_path / "w.json")
+
+    (tmp_path / "w.json").write_text('{"base": "liverpool-classic"}', encoding="utf-8")
+    assert RuleSet.from_file(Where()) == RuleSet("liverpool-classic")  # type: ignore[arg-type]
+
+
+def test_profile_is_inherited_from_the_base_and_read_back() -> None:
+    assert [RuleSet(n).profile for n in RuleSet.presets()] == ["L", "C", "W", "C", "C", "C", "C"]
+    assert RuleSet.from_toml('base = "liverpool-classic"\nname = "house"').profile == "W"
+    # A complete file written before `profile` existed: the preset it is named after.
+    old = json.loads(RuleSet("contract").to_json())
+    del old["profile"]
+    assert RuleSet.from_json(json.dumps(old)).profile == "C"
+    old["name"] = "house"
+    assert RuleSet.from_json(json.dumps(old)).profile == "L"
+
+
+# A hypothesis strategy of rule-set files: a preset as base, options changed to values
+# near and beyond their limits. Every accepted one must play (issue 17).
+OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "run_size_min": st.integers(2, 7),
+    "whole_hand_run_min": st.integers(2, 7),
+    "set_size_min": st.integers(2, 6),
+    "set_size_max": st.one_of(st.just("none"), st.integers(2, 7)),
+    "run_size_max": st.one_of(st.just("none"), st.integers(3, 8)),
+    "min_naturals_set": st.integers(0, 4),
+    "min_naturals_run": st.integers(0, 5),
+    "run_naturals_window": st.one_of(st.just("none"), st.integers(1, 6)),
+    "cut_range": st.tuples(st.integers(0, 120), st.integers(0, 160)).map(list),
+    "buy_limit_per_round": st.one_of(st.just("none"), st.integers(0, 3)),
+    "buying": st.sampled_from(["off", "chain", "single"]),
+    "joker_swap": st.sampled_from(["off", "after_go_down_turn", "on_go_down_turn"]),
+    "buy_priority": st.sampled_from(["nearest", "first_caller"]),
+    "floating": st.booleans(),
+    "rummy_call": st.booleans(),
+    "liverpool_call": st.booleans(),
+    "no_discard_of_taken_card": st.booleans(),
+    "lay_off_on_go_down_turn": st.booleans(),
+    "swap_own_jokers": st.booleans(),
+    "wild_rank": st.sampled_from(["none", "Q", "7"]),
+    "max_turns_per_round": st.integers(0, 80),
+}
+
+
+@st.composite
+def rule_set_files(draw: st.DrawFn) -> dict[str, Any]:
+    doc: dict[str, Any] = {"base": draw(st.sampled_from(RuleSet.presets()))}
+    for key in draw(st.lists(st.sampled_from(sorted(OPTION_VALUES)), min_size=1, max_size=5, unique=True)):
+        doc[key] = draw(OPTION_VALUES[key])
+    doc.setdefault("max_turns_per_round", draw(st.integers(1, 80)))  # short games
+    return doc
+
+
+@settings(max_examples=40)
+@given(rule_set_files(), st.integers(0, 2**32))
+def test_every_accepted_rule_set_plays_greedy_games_to_the_end(doc: dict[str, Any], seed: int) -> None:
+    try:
+        rules = RuleSet.from_json(json.dumps(doc))
+    except InvalidRulesError as e:
+        assert e.code == "invalid_rules" and str(e)
+        return
+    assert RuleSet.from_toml(rules.to_toml()) == rules
+    options = json.loads(rules.to_json())
+    for game in range(2):
+        players = (options["min_players"], options["max_players"])[game]
+        state = GameState(rules=rules, players=players, seed=seed + game)
+        bots = [NativeBot("greedy", seed + s) for s in range(players)]
+        for _ in range(200_000):
+            seat = state.to_act
+            if seat is None:
+                break
+            for action in state.legal_actions(seat):
+                assert state.can(seat, action), f"{doc}: offered {action!r} to seat {seat}, refused"
+            state.apply(seat, bots[seat].choose(state, seat))
+        assert state.is_game_over, doc

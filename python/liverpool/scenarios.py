@@ -41,11 +41,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from liverpool._core import ScenarioReport, run_scenario_file, run_scenario_text
+from liverpool._core import RuleSet, ScenarioReport, run_scenario_file, run_scenario_text
+from liverpool.cli import load_rules
+from liverpool.errors import LiverpoolError
 
 __all__ = ["ScenarioReport", "add_arguments", "run", "run_scenario", "run_scenarios", "scenario_files"]
 
@@ -62,18 +65,22 @@ def scenario_files(path: StrPath) -> list[Path]:
     return [p]
 
 
-def run_scenario(scenario: str | Mapping[str, Any]) -> ScenarioReport:
-    """Run one scenario given as JSON text or as a dict."""
+def run_scenario(scenario: str | Mapping[str, Any], rules: RuleSet | None = None) -> ScenarioReport:
+    """Run one scenario given as JSON text or as a dict.
+
+    ``rules`` plays a scenario that carries no ``"rule_set"`` of its own under that
+    rule set instead of its position's ``profile`` (what ``--rules`` does).
+    """
     text = scenario if isinstance(scenario, str) else json.dumps(scenario, ensure_ascii=False)
-    return run_scenario_text(text)
+    return run_scenario_text(text, rules)
 
 
-def run_scenarios(paths: StrPath | Iterable[StrPath]) -> list[ScenarioReport]:
+def run_scenarios(paths: StrPath | Iterable[StrPath], rules: RuleSet | None = None) -> list[ScenarioReport]:
     """Run every scenario of the given files and folders; one report per file.
 
     An unreadable or invalid file is a failed report, never an exception. A folder
     with no ``*.json`` file gives one failed report, so that a mistyped folder is
-    not a silent success.
+    not a silent success. ``rules`` as for :func:`run_scenario`.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -82,7 +89,7 @@ def run_scenarios(paths: StrPath | Iterable[StrPath]) -> list[ScenarioReport]:
         files = scenario_files(path)
         if not files:
             reports.append(ScenarioReport(str(path), f"no *.json scenario files in {path}", path))
-        reports.extend(run_scenario_file(f) for f in files)
+        reports.extend(run_scenario_file(f, rules) for f in files)
     return reports
 
 
@@ -97,11 +104,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="scenario files, or folders searched recursively for *.json",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    parser.add_argument(
+        "--rules",
+        default=None,
+        metavar="NAME|FILE",
+        help=(
+            "a preset or rule set file for the scenarios without a \"rule_set\" of their own "
+            "(instead of their position's profile); a scenario's own rule_set always wins"
+        ),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print ``PASS id`` / ``FAIL id: …`` lines and ``N passed, M failed``; exit 1 on any failure."""
-    reports = run_scenarios(args.paths)
+    """Print ``PASS id`` / ``FAIL id: …`` lines and ``N passed, M failed``; exit 1 on any failure.
+
+    A ``--rules`` that is neither a preset nor a readable rule set is reported on
+    stderr with exit status 2, before any scenario runs.
+    """
+    rules = None
+    if args.rules is not None:
+        try:
+            rules = load_rules(args.rules)
+        except LiverpoolError as exc:
+            print(f"liverpool conformance: error: {exc} [{exc.code}]", file=sys.stderr)
+            return 2
+    reports = run_scenarios(args.paths, rules)
     passed = sum(r.passed for r in reports)
     failed = len(reports) - passed
     for r in reports:

@@ -67,7 +67,7 @@ pub fn check_players(rules: &RuleSet, players: u8) -> Result<()> {
     } else {
         Err(Error::refused(
             ErrorCode::InvalidArgument,
-            "L-1.1",
+            rules.cite("L-1.1", "C-1", "W-1"),
             msg!(
                 "players.out_of_range",
                 players = players,
@@ -195,7 +195,7 @@ pub fn deal_round(deck: &[Card], rules: &RuleSet, players: u8, round: u8, dealer
     if deck.len() <= dealt_cards {
         return Err(Error::refused(
             ErrorCode::InvalidArgument,
-            "L-2.5",
+            rules.cite("L-2.5", "C-3", "W-3"),
             msg!(
                 "deal.deck_too_small",
                 deck_len = deck.len(),
@@ -224,8 +224,9 @@ pub fn deal_round(deck: &[Card], rules: &RuleSet, players: u8, round: u8, dealer
 }
 
 /// A cut drawn uniformly from `1..=deck_len - 1` (L-2.4 **Decision**), or from
-/// `range` (a rule set's `cut_range`) clamped to that, for when the cutter does not
-/// choose one. Returns 1 for a deck of fewer than 3 cards (the only cut a 2-card
+/// `range` (a rule set's `cut_range`) for when the cutter does not choose one. A rule
+/// set's range always fits its decks (validation refuses one that does not); the
+/// clamp only guards a position whose stock holds fewer cards than a whole deck. Returns 1 for a deck of fewer than 3 cards (the only cut a 2-card
 /// deck allows; a smaller deck cannot be dealt anyway).
 pub fn draw_cut(rng: &mut Rng, deck_len: usize, range: Option<(u16, u16)>) -> usize {
     if deck_len < 3 {

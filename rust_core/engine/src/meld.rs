@@ -68,6 +68,18 @@ pub(crate) struct OneCardLayOff {
     shape: Shape,
 }
 
+/// Which natural-card minimums a group is judged by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Naturals {
+    /// A meld as it is laid at go-down: the rule set's minimums (`min_naturals_set`,
+    /// `min_naturals_run` within `run_naturals_window`; L-4.5, W-4).
+    AtGoDown,
+    /// A meld grown on the table (lay-offs, a freed joker placed): W-4's **Decision**
+    /// checks the minimums only at go-down, so a grown meld needs only L-4.5's one
+    /// natural card, and a joker may go on either end of a run.
+    OnTable,
+}
+
 /// The rank of a run position (14 is the ace).
 #[inline]
 pub fn position_rank(pos: u8) -> u8 {
@@ -101,6 +113,10 @@ impl MeldFault {
     /// The `invalid_meld` (or copy-limit) error of `cards`.
     fn error(self, cards: &[Card], rules: &RuleSet) -> Error {
         let invalid = |rule: &'static str, msg: Message| Error::refused(ErrorCode::InvalidMeld, rule, msg);
+        // The rule that decides each fault in the game's profile: C-4 restates sets,
+        // runs and jokers for profile C; W-4 sets the sizes and naturals of profile W,
+        // W-2 its aces; what a profile does not restate is L's.
+        let cite = |l, c, w| rules.cite(l, c, w);
         let not_a_set =
             |rule, why: Message| invalid(rule, msg!("meld.not_a_set", cards = format_cards(cards), why = why));
         let not_a_run =
@@ -109,20 +125,20 @@ impl MeldFault {
             MeldFault::Copies => {
                 check_meld_copies(cards, rules, msg!("what.the_meld")).expect_err("the copy limit refused these cards")
             }
-            MeldFault::SetMinSize(min) => not_a_set("L-4.1", msg!("meld.set_min_size", min = min)),
-            MeldFault::SetNoNatural => not_a_set("L-4.5", msg!("meld.no_natural")),
-            MeldFault::NotOneRank => not_a_set("L-4.1", msg!("meld.not_one_rank")),
+            MeldFault::SetMinSize(min) => not_a_set(cite("L-4.1", "C-4", "W-4"), msg!("meld.set_min_size", min = min)),
+            MeldFault::SetNoNatural => not_a_set(cite("L-4.5", "C-4", "W-4"), msg!("meld.no_natural")),
+            MeldFault::NotOneRank => not_a_set(cite("L-4.1", "C-4", "L-4.1"), msg!("meld.not_one_rank")),
             MeldFault::SetFewNaturals(min) => invalid(
-                "L-4.5",
+                cite("L-4.5", "C-4", "W-4"),
                 msg!("meld.set_few_naturals", cards = format_cards(cards), min = min),
             ),
-            MeldFault::RunMinSize(min) => not_a_run("L-4.2", msg!("meld.run_min_size", min = min)),
-            MeldFault::RunTooLong => not_a_run("L-4.3", msg!("meld.run_too_long")),
-            MeldFault::RunNoNatural => not_a_run("L-4.5", msg!("meld.no_natural")),
-            MeldFault::NotOneSuit => not_a_run("L-4.2", msg!("meld.not_one_suit")),
-            MeldFault::NotConsecutive => not_a_run("L-4.3", msg!("meld.not_consecutive")),
+            MeldFault::RunMinSize(min) => not_a_run(cite("L-4.2", "C-4", "W-4"), msg!("meld.run_min_size", min = min)),
+            MeldFault::RunTooLong => not_a_run(cite("L-4.3", "C-4", "W-2"), msg!("meld.run_too_long")),
+            MeldFault::RunNoNatural => not_a_run(cite("L-4.5", "C-4", "W-4"), msg!("meld.no_natural")),
+            MeldFault::NotOneSuit => not_a_run(cite("L-4.2", "C-4", "L-4.2"), msg!("meld.not_one_suit")),
+            MeldFault::NotConsecutive => not_a_run(cite("L-4.3", "C-4", "W-2"), msg!("meld.not_consecutive")),
             MeldFault::RunFewNaturals(min, rule) => invalid(
-                rule,
+                cite(rule, "C-4", "W-4"),
                 msg!("meld.run_few_naturals", cards = format_cards(cards), min = min),
             ),
         }
@@ -240,11 +256,16 @@ impl Meld {
     /// sentence: the legal moves and the go-down check test many readings and keep
     /// only the verdict; [`MeldFault::error`] says it when someone reads it.
     fn check_set(cards: &[Card], rules: &RuleSet, copies: bool) -> std::result::Result<Meld, MeldFault> {
-        Meld::judge_set(cards, rules, copies).map(|shape| shape.with_cards(cards.to_vec()))
+        Meld::judge_set(cards, rules, copies, Naturals::AtGoDown).map(|shape| shape.with_cards(cards.to_vec()))
     }
 
     /// [`Meld::check_set`] without building the meld.
-    fn judge_set(cards: &[Card], rules: &RuleSet, copies: bool) -> std::result::Result<Shape, MeldFault> {
+    fn judge_set(
+        cards: &[Card],
+        rules: &RuleSet,
+        copies: bool,
+        naturals_rule: Naturals,
+    ) -> std::result::Result<Shape, MeldFault> {
         if copies && !meld_copies_fit(cards, rules) {
             return Err(MeldFault::Copies);
         }
@@ -262,7 +283,7 @@ impl Meld {
             }
             count += 1;
         }
-        if count < rules.min_naturals_set.max(1) as usize {
+        if naturals_rule == Naturals::AtGoDown && count < rules.min_naturals_set.max(1) as usize {
             return Err(MeldFault::SetFewNaturals(rules.min_naturals_set));
         }
         Ok(Shape {
@@ -309,11 +330,17 @@ impl Meld {
     /// The verdict of [`Meld::run`] (`copies`: with the deck's copy limit), at least
     /// `min_len` cards, without a sentence (see [`Meld::check_set`]).
     fn check_run(cards: &[Card], rules: &RuleSet, min_len: u8, copies: bool) -> std::result::Result<Meld, MeldFault> {
-        Meld::judge_run(cards, rules, min_len, copies).map(|shape| shape.with_cards(cards.to_vec()))
+        Meld::judge_run(cards, rules, min_len, copies, Naturals::AtGoDown).map(|shape| shape.with_cards(cards.to_vec()))
     }
 
     /// [`Meld::check_run`] without building the meld.
-    fn judge_run(cards: &[Card], rules: &RuleSet, min_len: u8, copies: bool) -> std::result::Result<Shape, MeldFault> {
+    fn judge_run(
+        cards: &[Card],
+        rules: &RuleSet,
+        min_len: u8,
+        copies: bool,
+        naturals_rule: Naturals,
+    ) -> std::result::Result<Shape, MeldFault> {
         if copies && !meld_copies_fit(cards, rules) {
             return Err(MeldFault::Copies);
         }
@@ -351,7 +378,8 @@ impl Meld {
             None => cards,
         };
         let naturals = counted.iter().filter(|c| !wild(c)).count();
-        if naturals < rules.min_naturals_run.max(1) as usize {
+        // On the table a run already holds its first natural (found above): W-4.
+        if naturals_rule == Naturals::AtGoDown && naturals < rules.min_naturals_run.max(1) as usize {
             let rule = if rules.run_naturals_window.is_some() {
                 "W-4"
             } else {
@@ -365,6 +393,33 @@ impl Meld {
             start: start as u8,
             wild: rules.wild_rank.unwrap_or(0),
         })
+    }
+
+    /// A meld as it may lie on the table of a loaded position: of at least the
+    /// go-down size, but (W-4 **Decision**) needing only L-4.5's one natural card,
+    /// since jokers laid off later are not held to the go-down's minimums. `kind`
+    /// `None` reads it as a set if it is one, else as a run.
+    pub fn on_table(kind: Option<MeldKind>, cards: &[Card], rules: &RuleSet) -> Result<Meld> {
+        let set = || Meld::judge_set(cards, rules, true, Naturals::OnTable);
+        let run = || Meld::judge_run(cards, rules, rules.run_size_min, true, Naturals::OnTable);
+        let judged = match kind {
+            Some(MeldKind::Set) => set(),
+            Some(MeldKind::Run) => run(),
+            None => set().or_else(|set_fault| {
+                run().map_err(|run_fault| {
+                    let mut ranks = cards.iter().filter(|&&c| !rules.is_wild(c)).map(|c| c.rank());
+                    let one_rank = ranks.next().is_none_or(|r| ranks.all(|x| x == r));
+                    if one_rank {
+                        set_fault
+                    } else {
+                        run_fault
+                    }
+                })
+            }),
+        };
+        judged
+            .map(|shape| shape.with_cards(cards.to_vec()))
+            .map_err(|f| f.error(cards, rules))
     }
 
     /// Every legal reading of a card group: as a set, as a run, or both
@@ -519,8 +574,8 @@ impl Meld {
             grown[n - 1] = card;
         }
         let shape = match self.kind {
-            MeldKind::Set => Meld::judge_set(grown, rules, true),
-            MeldKind::Run => Meld::judge_run(grown, rules, 1, false),
+            MeldKind::Set => Meld::judge_set(grown, rules, true, Naturals::OnTable),
+            MeldKind::Run => Meld::judge_run(grown, rules, 1, false, Naturals::OnTable),
         }
         .ok()?;
         Some(OneCardLayOff { card, at_low, shape })
@@ -565,7 +620,7 @@ impl Meld {
                 let mut grown = Vec::with_capacity(self.cards.len() + cards.len());
                 grown.extend_from_slice(&self.cards);
                 grown.extend_from_slice(cards);
-                match Meld::judge_set(&grown, rules, true) {
+                match Meld::judge_set(&grown, rules, true, Naturals::OnTable) {
                     Ok(shape) => Ok(shape.with_cards(grown)),
                     Err(fault) => Err(LayOffFault::NotAMeld(grown, fault)),
                 }
@@ -668,7 +723,7 @@ impl Meld {
         }
         let (_, slots, start) = best.ok_or(last_reason)?;
         let grown: Vec<Card> = slots.into_iter().map(|s| s.expect("filled")).collect();
-        let meld = match Meld::judge_run(&grown, rules, 1, false) {
+        let meld = match Meld::judge_run(&grown, rules, 1, false, Naturals::OnTable) {
             Ok(shape) => shape.with_cards(grown),
             Err(fault) => return Err(LayOffFault::NotAMeld(grown, fault)),
         };
@@ -847,9 +902,11 @@ fn quick_go_down(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSet) -> 
     // go-down: it is not judged.
     let (want_sets, want_runs) = (contract.sets() as usize, contract.runs() as usize);
     for (i, g) in groups.iter().enumerate() {
-        let set = (want_sets > 0).then(|| Meld::judge_set(g, rules, false).ok()).flatten();
+        let set = (want_sets > 0)
+            .then(|| Meld::judge_set(g, rules, false, Naturals::AtGoDown).ok())
+            .flatten();
         let run = (want_runs > 0)
-            .then(|| Meld::judge_run(g, rules, rules.run_size_min, false).ok())
+            .then(|| Meld::judge_run(g, rules, rules.run_size_min, false, Naturals::AtGoDown).ok())
             .flatten();
         for shape in [set, run].into_iter().flatten() {
             readings[i][counts[i]] = shape;
@@ -945,14 +1002,18 @@ fn check_go_down_fully(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSe
         }
         readings.push(r);
     }
-    let rule = if contract.whole_hand { "L-8.1" } else { "L-4.6" };
+    let rule = if contract.whole_hand {
+        rules.cite("L-8.1", "C-6", "L-8.1")
+    } else {
+        "L-4.6"
+    };
     if groups.len() != want {
         return Err(Error::refused(
             ErrorCode::ContractNotMet,
             rule,
             msg!(
                 "go_down.meld_count",
-                contract = contract.describe_message(),
+                contract = rules.contract_message(contract),
                 want = want,
                 got = groups.len()
             ),
@@ -1002,8 +1063,12 @@ fn check_go_down_fully(groups: &[Vec<Card>], contract: &Contract, rules: &RuleSe
     }
     Err(Error::refused(
         ErrorCode::ContractNotMet,
-        if contract.whole_hand { "L-8.1" } else { "L-3" },
-        msg!("go_down.not_the_contract", contract = contract.describe_message()),
+        if contract.whole_hand {
+            rules.cite("L-8.1", "C-6", "L-8.1")
+        } else {
+            rules.cite("L-3", "C-3", "L-3")
+        },
+        msg!("go_down.not_the_contract", contract = rules.contract_message(contract)),
     ))
 }
 
@@ -1021,16 +1086,35 @@ fn size_problem(melds: &[&Meld], contract: &Contract, rules: &RuleSet) -> Option
             let len = m.len() as u8;
             let (min, max) = rules.meld_range(spec, contract.whole_hand);
             let rule = match (kind, contract.whole_hand) {
-                (_, true) => "L-8.2",
-                (MeldKind::Set, false) => "L-4.1",
-                (MeldKind::Run, false) => "L-4.2",
+                (_, true) => rules.cite("L-8.2", "C-4", "L-8.2"),
+                (MeldKind::Set, false) => rules.cite("L-4.1", "C-4", "W-4"),
+                (MeldKind::Run, false) => rules.cite("L-4.2", "C-4", "W-4"),
             };
             if len < min {
                 if spec.min.is_some() {
-                    let msg = if kind == MeldKind::Set {
+                    // A rule set that caps the kind at go-down (profile L) asks for
+                    // exactly `min` cards: say so, never "at least".
+                    let exact = max == Some(min);
+                    let msg = if exact && kind == MeldKind::Set {
+                        msg!(
+                            "go_down.set_below_exact",
+                            contract = rules.contract_message(contract),
+                            meld = m,
+                            len = len,
+                            min = min
+                        )
+                    } else if exact {
+                        msg!(
+                            "go_down.run_below_exact",
+                            contract = rules.contract_message(contract),
+                            meld = m,
+                            len = len,
+                            min = min
+                        )
+                    } else if kind == MeldKind::Set {
                         msg!(
                             "go_down.set_below_contract",
-                            contract = contract.describe_message(),
+                            contract = rules.contract_message(contract),
                             meld = m,
                             len = len,
                             min = min
@@ -1038,7 +1122,7 @@ fn size_problem(melds: &[&Meld], contract: &Contract, rules: &RuleSet) -> Option
                     } else {
                         msg!(
                             "go_down.run_below_contract",
-                            contract = contract.describe_message(),
+                            contract = rules.contract_message(contract),
                             meld = m,
                             len = len,
                             min = min
@@ -1119,6 +1203,42 @@ mod tests {
         let set = Meld::set(&cards("4D 4S 4H"), &l()).unwrap();
         assert_eq!(set.lay_off(&cards("4C JK"), None, &l()).unwrap().len(), 5);
         assert!(set.lay_off(&cards("5C"), None, &l()).is_err());
+    }
+
+    /// W-4 **Decision**: the natural-card minimums are checked on a meld as laid at
+    /// go-down; jokers laid off later go on either end of a run.
+    #[test]
+    fn w4_naturals_are_checked_at_go_down_not_on_lay_offs() {
+        let w = RuleSet::liverpool_classic();
+        // At go-down: three naturals in the first four cards (W-4), two in a set.
+        let refused = Meld::run(&cards("JK JK 5C 6C 7C 8C"), &w).unwrap_err();
+        assert_eq!((refused.code, refused.rule), (ErrorCode::InvalidMeld, Some("W-4")));
+        assert_eq!(Meld::set(&cards("7S JK JK"), &w).unwrap_err().rule, Some("W-4"));
+        // On the table: a second joker on the low end, as on the high end.
+        let run = Meld::run(&cards("5C 6C 7C 8C"), &w).unwrap();
+        let one = run.lay_off(&cards("JK"), Some(End::Low), &w).unwrap();
+        let two = one.lay_off(&cards("JK"), Some(End::Low), &w).unwrap();
+        assert_eq!(two.cards(), cards("JK JK 5C 6C 7C 8C").as_slice());
+        assert_eq!(two.span(), Some((3, 8)));
+        assert!(one.can_lay_off(&cards("JK"), Some(End::Low), &w));
+        assert_eq!(
+            run.lay_off(&cards("JK JK"), Some(End::Low), &w).unwrap().cards(),
+            cards("JK JK 5C 6C 7C 8C").as_slice()
+        );
+        let high = run.lay_off(&cards("JK JK"), Some(End::High), &w).unwrap();
+        assert_eq!(high.span(), Some((5, 10)));
+        // A set takes jokers too; and a grown meld loads from a position as it lies.
+        let set = Meld::set(&cards("7S 7H JK"), &w).unwrap();
+        assert_eq!(set.lay_off(&cards("JK JK"), None, &w).unwrap().jokers(), 3);
+        assert_eq!(Meld::on_table(Some(MeldKind::Run), two.cards(), &w).unwrap(), two);
+        assert_eq!(Meld::on_table(None, two.cards(), &w).unwrap(), two);
+        // Every meld still keeps a natural card (L-4.5, restated for profile W by W-4).
+        assert_eq!(
+            Meld::on_table(Some(MeldKind::Run), &cards("JK JK JK JK"), &w)
+                .unwrap_err()
+                .rule,
+            Some("W-4")
+        );
     }
 
     #[test]

@@ -88,6 +88,10 @@ pub enum TieBreak {
 #[serde(deny_unknown_fields)]
 pub struct RuleSet {
     pub name: String,
+    /// The RULES.md profile (L, C or W) whose rule ids the engine cites in its
+    /// refusals: a rule set file with `base` inherits its base's. See [`RuleSet::cite`].
+    #[serde(default)]
+    pub profile: Profile,
     /// L-1.1, C-1.
     pub min_players: u8,
     pub max_players: u8,
@@ -166,6 +170,18 @@ pub struct RuleSet {
     // ----- end of profile W options -------------------------------------------
 }
 
+/// A RULES.md profile: which rule ids a refusal cites (L-…, C-… or W-…).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Profile {
+    /// Profile L (seeds 000/001), the default.
+    #[default]
+    L,
+    /// Profile C (seed 002) and its C-8 variations.
+    C,
+    /// Profile W (seed 004).
+    W,
+}
+
 fn default_true() -> bool {
     true
 }
@@ -205,6 +221,7 @@ impl RuleSet {
     pub fn liverpool() -> RuleSet {
         RuleSet {
             name: "liverpool".into(),
+            profile: Profile::L,
             min_players: 2,
             max_players: 8,
             default_players: 4,
@@ -251,6 +268,7 @@ impl RuleSet {
     pub fn contract() -> RuleSet {
         RuleSet {
             name: "contract".into(),
+            profile: Profile::C,
             min_players: 3,
             max_players: 8,
             default_players: 4,
@@ -284,6 +302,7 @@ impl RuleSet {
     pub fn liverpool_classic() -> RuleSet {
         RuleSet {
             name: "liverpool-classic".into(),
+            profile: Profile::W,
             min_players: 3,
             max_players: 8,
             default_players: 4,
@@ -434,6 +453,53 @@ impl RuleSet {
         file::to_toml(self)
     }
 
+    /// The rule id a refusal cites in this rule set's profile: `l` in profile L, `c`
+    /// in C, `w` in W (issue 17: a refusal cites the rule that decides it *in the
+    /// game's profile*, e.g. the buy limit C-5 in C, W-6 in W).
+    #[inline]
+    pub fn cite(&self, l: &'static str, c: &'static str, w: &'static str) -> &'static str {
+        match self.profile {
+            Profile::L => l,
+            Profile::C => c,
+            Profile::W => w,
+        }
+    }
+
+    /// The rule a whole-hand go-down is refused under: L-8.1 (profiles L and W),
+    /// C-6 in profile C's round 7, C-8 in a later round (Shanghai's round 8).
+    pub fn whole_hand_rule(&self, round: u8) -> &'static str {
+        match self.profile {
+            Profile::C if round > 7 => "C-8",
+            _ => self.cite("L-8.1", "C-6", "L-8.1"),
+        }
+    }
+
+    /// The rule that sets the deck (L-1.2; C-1, or C-8 for California's wild queens
+    /// and no jokers; W-1).
+    pub fn deck_rule(&self) -> &'static str {
+        if self.wild_rank.is_some() && self.profile == Profile::C {
+            "C-8"
+        } else {
+            self.cite("L-1.2", "C-1", "W-1")
+        }
+    }
+
+    /// A contract as a sentence in this rule set: a meld with its own minimum says
+    /// "exactly" where the rule set caps that kind at the minimum (L-4.1, L-4.2) and
+    /// "at least" otherwise (C-4, L-8.2).
+    pub fn contract_message(&self, contract: &Contract) -> Message {
+        if contract.whole_hand {
+            contract.describe_message()
+        } else {
+            contract.describe_message_capped(self.set_size_max, self.run_size_max)
+        }
+    }
+
+    /// [`RuleSet::contract_message`] in English.
+    pub fn describe_contract(&self, contract: &Contract) -> String {
+        self.contract_message(contract).english()
+    }
+
     /// Is this card wild: a joker, or a card of the wild rank (C-8 California)?
     #[inline]
     pub fn is_wild(&self, card: Card) -> bool {
@@ -568,6 +634,20 @@ impl RuleSet {
                 return Err(invalid_by(key, "L-4.3", msg!("rules.run_too_long", value = value)));
             }
         }
+        // L-8.2: a whole-hand go-down's runs are judged as runs first (at least
+        // `run_size_min` cards, L-4.2), so a lower whole-hand minimum would let the
+        // search offer go-downs the referee refuses.
+        if self.whole_hand_run_min < self.run_size_min {
+            return Err(invalid_by(
+                "whole_hand_run_min",
+                "L-8.2",
+                msg!(
+                    "rules.whole_hand_run_below_run",
+                    value = self.whole_hand_run_min,
+                    min = self.run_size_min
+                ),
+            ));
+        }
         if let Some(m) = self.set_size_max.filter(|&m| m < self.set_size_min) {
             return bad(
                 "set_size_max",
@@ -653,6 +733,22 @@ impl RuleSet {
                     "cut_range",
                     "L-2.4",
                     msg!("rules.cut_range", low = lo, high = hi),
+                ));
+            }
+            // L-2.2: a cut leaves at least one card, in every deck the rule set deals
+            // (never clamped: a range beyond the deck is a mistake in the file).
+            let smallest = self.smallest_deck();
+            if usize::from(hi) >= smallest {
+                return Err(invalid_by(
+                    "cut_range",
+                    "L-2.2",
+                    msg!(
+                        "rules.cut_range_beyond_deck",
+                        low = lo,
+                        high = hi,
+                        deck = smallest,
+                        last = smallest - 1
+                    ),
                 ));
             }
         }
@@ -755,7 +851,7 @@ impl RuleSet {
                     round = round,
                     deal = deal,
                     holds = holds,
-                    contract = c.describe_message(),
+                    contract = self.contract_message(c),
                     needed = needed
                 ),
             ));
@@ -769,7 +865,7 @@ impl RuleSet {
                     round = round,
                     deal = deal,
                     holds = holds,
-                    contract = c.describe_message(),
+                    contract = self.contract_message(c),
                     needed = needed
                 ),
             ));
@@ -813,6 +909,14 @@ impl RuleSet {
             lower = tier.max_players.saturating_add(1);
         }
         Ok(())
+    }
+
+    /// The fewest cards any player count of the rule set is dealt from (L-1.2).
+    pub fn smallest_deck(&self) -> usize {
+        (self.min_players..=self.max_players)
+            .map(|p| self.deck_size(p))
+            .min()
+            .unwrap_or_else(|| self.deck_size(self.min_players))
     }
 
     /// (decks, jokers) for this many players.
@@ -929,7 +1033,7 @@ impl RuleSet {
             };
             return Err(Error::refused(
                 code,
-                "L-1.2",
+                self.deck_rule(),
                 msg!(
                     "deck.too_many_jokers",
                     what = what,
@@ -944,7 +1048,7 @@ impl RuleSet {
                 let card = Card::from_id(id).expect("id < 52");
                 return Err(Error::refused(
                     ErrorCode::TooManyCopies,
-                    "L-1.2",
+                    self.deck_rule(),
                     msg!(
                         "deck.too_many_copies",
                         what = what,

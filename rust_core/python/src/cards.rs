@@ -248,19 +248,20 @@ impl PyRuleSet {
     }
     /// A rule set file: JSON if the name ends in `.json` (or the text starts with
     /// `{`), TOML otherwise. An unreadable file is `InvalidArgumentError`.
+    /// A file above 256 KiB is refused before it is read (`InvalidRulesError`); a
+    /// path that is not a `str` or `os.PathLike` of text is `InvalidArgumentError`.
     #[staticmethod]
-    fn from_file(path: std::path::PathBuf) -> PyResult<Self> {
+    fn from_file(#[pyo3(from_py_with = path_param)] path: String) -> PyResult<Self> {
         Ok(PyRuleSet {
-            rules: py_result(RuleSet::from_file(&path))?,
+            rules: py_result(RuleSet::from_file(std::path::Path::new(&path)))?,
         })
     }
     /// A preset name, else the path of a rule set file: what every `--rules` option
     /// of the command line accepts.
     #[staticmethod]
-    fn load(name_or_path: std::path::PathBuf) -> PyResult<Self> {
-        let spec = name_or_path.to_string_lossy();
+    fn load(#[pyo3(from_py_with = name_or_path_param)] name_or_path: String) -> PyResult<Self> {
         Ok(PyRuleSet {
-            rules: py_result(RuleSet::named_or_file(&spec))?,
+            rules: py_result(RuleSet::named_or_file(&name_or_path))?,
         })
     }
     /// The complete rule set as JSON (`from_json` reads it back).
@@ -284,6 +285,15 @@ impl PyRuleSet {
     #[getter]
     fn name(&self) -> String {
         self.rules.name.clone()
+    }
+    /// The RULES.md profile whose rule ids refusals cite: `"L"`, `"C"` or `"W"`.
+    #[getter]
+    fn profile(&self) -> &'static str {
+        match self.rules.profile {
+            liverpool_engine::rules::Profile::L => "L",
+            liverpool_engine::rules::Profile::C => "C",
+            liverpool_engine::rules::Profile::W => "W",
+        }
     }
     #[getter]
     fn rounds(&self) -> u8 {
@@ -338,7 +348,8 @@ impl PyRuleSet {
     }
     /// A sentence per round, e.g. `"1 set + 1 run"`.
     fn describe_contract(&self, round: &Bound<'_, PyAny>) -> PyResult<String> {
-        Ok(py_result(self.rules.contract_for(round_arg(round, &self.rules)?))?.describe())
+        let contract = py_result(self.rules.contract_for(round_arg(round, &self.rules)?))?;
+        Ok(self.rules.describe_contract(&contract))
     }
     #[pyo3(signature = (players = None))]
     fn deck_size(&self, players: Option<u8>) -> usize {
@@ -398,6 +409,38 @@ pub fn str_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
     s.to_str()
         .map(str::to_owned)
         .map_err(|_| invalid_argument(msg!("arg.not_text", what = what, kind = "str (not valid Unicode)")))
+}
+
+/// A file path argument (`what` names it): a `str` or an `os.PathLike` whose
+/// `os.fspath` is a `str`, of valid Unicode. Bytes paths, other objects and lone
+/// surrogates are `invalid_argument` (never a bare `TypeError` or
+/// `UnicodeEncodeError`).
+pub fn path_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    if obj.is_instance_of::<PyString>() {
+        return str_arg(obj, what);
+    }
+    let fspath = obj.py().import("os")?.getattr("fspath")?;
+    match fspath.call1((obj,)) {
+        Ok(path) if path.is_instance_of::<PyString>() => str_arg(&path, what),
+        _ => {
+            let kind = obj
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "?".into());
+            Err(invalid_argument(msg!("arg.path", what = what, kind = kind)))
+        }
+    }
+}
+
+/// `path=` (`path_arg`).
+pub fn path_param(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    path_arg(obj, "path")
+}
+
+/// `name_or_path=` (`path_arg`).
+pub fn name_or_path_param(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    path_arg(obj, "name_or_path")
 }
 
 /// `text=` (`str_arg`).

@@ -754,7 +754,7 @@ impl PyGameState {
     /// This round's contract, e.g. `"2 sets"` (L-3).
     #[getter]
     fn contract(&self, py: Python<'_>) -> String {
-        self.read(py, |s| s.contract().describe())
+        self.read(py, |s| s.rules().describe_contract(&s.contract()))
     }
     /// Every hand (cards in id order, jokers last). Hidden information: bots see `view(seat)`.
     #[getter]
@@ -1129,22 +1129,33 @@ impl PyScenarioReport {
 }
 
 /// Run one scenario file; an unreadable or invalid file is a failed report.
+/// `rules`: the rule set of a scenario that carries no `"rule_set"` of its own
+/// (instead of its position's `profile`).
 #[pyfunction]
-fn run_scenario_file(py: Python<'_>, path: PathBuf) -> PyScenarioReport {
+#[pyo3(signature = (path, rules = None))]
+fn run_scenario_file(
+    py: Python<'_>,
+    path: PathBuf,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, crate::cards::PyRuleSet>>,
+) -> PyScenarioReport {
+    let rules = rules.map(|r| std::sync::Arc::new(r.rules.clone()));
     PyScenarioReport {
-        report: py.detach(|| game::run_file(&path)),
+        report: py.detach(|| game::run_file_with(&path, rules.as_ref())),
     }
 }
 
-/// Run one scenario given as JSON text.
+/// Run one scenario given as JSON text (`rules` as for `run_scenario_file`).
 #[pyfunction]
+#[pyo3(signature = (text, rules = None))]
 fn run_scenario_text(
     py: Python<'_>,
     #[pyo3(from_py_with = crate::cards::text_param)] text: String,
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, crate::cards::PyRuleSet>>,
 ) -> PyScenarioReport {
     let text = text.as_str();
+    let rules = rules.map(|r| std::sync::Arc::new(r.rules.clone()));
     PyScenarioReport {
-        report: py.detach(|| game::run_scenario(text)),
+        report: py.detach(|| game::run_scenario_with(text, rules.as_ref())),
     }
 }
 

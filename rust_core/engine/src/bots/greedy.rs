@@ -68,6 +68,15 @@ pub(crate) fn worth_searching(hand: &CardCounts, contract: &Contract, rules: &Ru
         // C-8 California: the estimate counts only jokers as wild, so it is no guide.
         return true;
     }
+    // Melds that need more than one natural card (W-4, or a rule set's
+    // `min_naturals_set` / `min_naturals_run`): the estimate looks only at
+    // minimum-length melds, while a longer one may hold the naturals every
+    // minimum-length window lacks (4♥ 5♥ 6♥ JK 8♥ has 4 naturals, no 4 of its cards
+    // do), so it is no guide either. Found by the rule-set fuzz target (issue 17):
+    // min_naturals_run = 4 in profile C, and hands of profile W with three jokers.
+    if rules.min_naturals_run > 1 || rules.min_naturals_set > 1 {
+        return true;
+    }
     if contract.whole_hand {
         // The estimate is no guide here; each card must at least have a run to be in,
         // and the cards must not need more runs than the contract has (L-8.1).

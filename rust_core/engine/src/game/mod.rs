@@ -28,6 +28,8 @@ mod tests;
 #[cfg(test)]
 mod tests_encoding;
 #[cfg(test)]
+mod tests_rule_ids;
+#[cfg(test)]
 mod tests_w;
 
 pub use action::{Action, Event, EventKind, RoundEnd, RoundEndReason};
@@ -38,7 +40,10 @@ pub use infoset::InfoSet;
 pub use legal::GO_DOWN_LIMIT;
 pub use position::{Position, PositionCalls, PositionMeld, PositionRng, PositionWindow};
 pub use reachable::MAX_SCORE;
-pub use scenario::{apply_step, run_file, run_paths, run_scenario, RunSummary, ScenarioReport};
+pub use scenario::{
+    apply_step, run_file, run_file_with, run_paths, run_paths_with, run_scenario, run_scenario_with, RunSummary,
+    ScenarioReport,
+};
 pub use snapshot::Step;
 pub use state::{BuyWindow, CallKind, CallWindow, GameState, Phase, TableMeld, MAX_SEATS};
 pub use view::{observation_layout, MeldView, ObservationLayout, PlayerView, PHASE_NAMES};

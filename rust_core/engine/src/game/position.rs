@@ -278,11 +278,8 @@ fn parse_rng(r: &PositionRng) -> Result<Rng> {
 }
 
 fn table_meld(i: usize, m: &PositionMeld, rules: &RuleSet) -> Result<Meld> {
-    let meld = match m.kind {
-        Some(MeldKind::Set) => Meld::set(&m.cards, rules),
-        Some(MeldKind::Run) => Meld::run(&m.cards, rules),
-        None => Meld::interpretations(&m.cards, rules).map(|mut r| r.swap_remove(0)),
-    };
+    // W-4: a table meld may have grown past the go-down's natural-card minimums.
+    let meld = Meld::on_table(m.kind, &m.cards, rules);
     meld.map_err(|e| {
         let reason = e.to_message();
         Error::with(

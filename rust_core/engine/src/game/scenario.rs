@@ -10,8 +10,10 @@ use super::state::{GameState, Phase};
 use crate::card::{format_cards, Card};
 use crate::error::{Error, ErrorCode};
 use crate::limits::{read_capped, ReadError, MAX_INPUT_BYTES};
+use crate::rules::RuleSet;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The outcome of one scenario.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,18 +67,30 @@ impl RunSummary {
 
 /// Run one scenario given as JSON text.
 pub fn run_scenario(json_text: &str) -> ScenarioReport {
-    run_text(json_text, None)
+    run_text(json_text, None, None)
+}
+
+/// [`run_scenario`] under `rules` when the scenario carries no `"rule_set"` of its
+/// own (`liverpool conformance --rules`): the precedence is the scenario's
+/// `rule_set`, then `rules`, then its position's `profile`.
+pub fn run_scenario_with(json_text: &str, rules: Option<&Arc<RuleSet>>) -> ScenarioReport {
+    run_text(json_text, None, rules)
 }
 
 /// Run one scenario file. An unreadable file is a failed report.
 pub fn run_file(path: &Path) -> ScenarioReport {
+    run_file_with(path, None)
+}
+
+/// [`run_file`] with a default rule set, as [`run_scenario_with`].
+pub fn run_file_with(path: &Path, rules: Option<&Arc<RuleSet>>) -> ScenarioReport {
     let fallback_id = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "?".into());
     match read_capped(path, MAX_INPUT_BYTES) {
         Ok(text) => {
-            let mut r = run_text(&text, Some(&fallback_id));
+            let mut r = run_text(&text, Some(&fallback_id), rules);
             r.path = Some(path.to_path_buf());
             r
         }
@@ -107,10 +121,15 @@ pub fn scenario_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
 
 /// Run every scenario of the given files and directories.
 pub fn run_paths(paths: &[PathBuf]) -> RunSummary {
+    run_paths_with(paths, None)
+}
+
+/// [`run_paths`] with a default rule set, as [`run_scenario_with`].
+pub fn run_paths_with(paths: &[PathBuf], rules: Option<&Arc<RuleSet>>) -> RunSummary {
     let mut summary = RunSummary::default();
     for p in paths {
         match scenario_files(p) {
-            Ok(files) => summary.reports.extend(files.iter().map(|f| run_file(f))),
+            Ok(files) => summary.reports.extend(files.iter().map(|f| run_file_with(f, rules))),
             Err(e) => summary.reports.push(ScenarioReport {
                 id: p.display().to_string(),
                 path: Some(p.clone()),
@@ -126,7 +145,7 @@ fn too_large(bytes: u64, max: usize) -> String {
     format!("the scenario has {bytes} bytes, more than the limit of {max}")
 }
 
-fn run_text(text: &str, fallback_id: Option<&str>) -> ScenarioReport {
+fn run_text(text: &str, fallback_id: Option<&str>, rules: Option<&Arc<RuleSet>>) -> ScenarioReport {
     let mut report = ScenarioReport {
         id: fallback_id.unwrap_or("(no id)").to_string(),
         path: None,
@@ -151,16 +170,30 @@ fn run_text(text: &str, fallback_id: Option<&str>) -> ScenarioReport {
     if let Some(id) = obj.get("id").and_then(Value::as_str) {
         report.id = id.to_string();
     }
-    if let Err(f) = run_object(obj, &mut report.steps_run) {
+    if let Err(f) = run_object(obj, rules, &mut report.steps_run) {
         report.failure = Some(f);
     }
     report
 }
 
-fn run_object(obj: &Map<String, Value>, steps_run: &mut usize) -> Result<(), String> {
+fn run_object(
+    obj: &Map<String, Value>,
+    default_rules: Option<&Arc<RuleSet>>,
+    steps_run: &mut usize,
+) -> Result<(), String> {
     let pos_value = obj.get("position").ok_or("the scenario has no 'position'")?;
+    let own_rules = scenario_rule_set(obj, pos_value)?;
     let position = Position::from_value(pos_value.clone()).map_err(|e| format!("position: {}", e.message))?;
-    let mut state = GameState::from_position(&position).map_err(|e| format!("position: {}", e.message))?;
+    let rules = match (own_rules, default_rules) {
+        (Some(own), _) => Some(Arc::new(own)),
+        (None, Some(default)) => Some(Arc::clone(default)),
+        (None, None) => None,
+    };
+    let state = match rules {
+        Some(rules) => GameState::from_position_with_rules(&position, rules),
+        None => GameState::from_position(&position),
+    };
+    let mut state = state.map_err(|e| format!("position: {}", e.message))?;
     if let Some(check) = obj.get("check") {
         run_check(&state, check).map_err(|d| format!("position check: {d}"))?;
     }
@@ -174,6 +207,42 @@ fn run_object(obj: &Map<String, Value>, steps_run: &mut usize) -> Result<(), Str
         run_step(&mut state, step).map_err(|d| format!("step {}: {d}", i + 1))?;
     }
     Ok(())
+}
+
+/// The scenario's own rule set (CONFORMANCE.md "A custom rule set"): a top-level
+/// `"rule_set"` object with the keys of a rule set file, checked as a file is. The
+/// position's `profile`, if given, must name the same preset as its `base`.
+fn scenario_rule_set(obj: &Map<String, Value>, position: &Value) -> Result<Option<RuleSet>, String> {
+    let Some(doc) = obj.get("rule_set") else {
+        return Ok(None);
+    };
+    if !doc.is_object() {
+        return Err(format!(
+            "rule_set: a rule set is an object with the keys of a rule set file, not {doc}"
+        ));
+    }
+    let rules = crate::rules::file::from_value(doc.clone()).map_err(|e| format!("rule_set: {}", e.message))?;
+    if let Some(profile) = position.get("profile") {
+        let base = doc.get("base").and_then(Value::as_str);
+        let same = match (profile.as_str(), base) {
+            (Some(p), Some(b)) => matches!(
+                (RuleSet::preset(p), RuleSet::preset(b)),
+                (Ok(p), Ok(b)) if p.name == b.name
+            ),
+            (Some(p), None) => p == rules.name,
+            (None, _) => false,
+        };
+        if !same {
+            return Err(format!(
+                "position.profile {profile} differs from the rule set's base {}: leave it out or make it equal",
+                base.map_or_else(
+                    || format!("(none; the rule set is '{}')", rules.name),
+                    |b| format!("'{b}'")
+                )
+            ));
+        }
+    }
+    Ok(Some(rules))
 }
 
 fn run_step(state: &mut GameState, step: &Value) -> Result<(), String> {

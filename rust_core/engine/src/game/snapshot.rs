@@ -23,12 +23,30 @@ pub struct Step {
 struct Snapshot {
     /// Format version of this JSON.
     format: u32,
+    #[serde(deserialize_with = "rules_of_snapshot")]
     rules: RuleSet,
     position: Position,
     history: Vec<Step>,
 }
 
 const FORMAT: u32 = 1;
+
+/// The snapshot's rule set. Snapshots written before `profile` existed lack it: it is
+/// then the profile of the preset the rule set is named after (else L), as for a
+/// complete rule set file, so their refusals keep citing their profile's rule ids.
+fn rules_of_snapshot<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<RuleSet, D::Error> {
+    let mut value = serde_json::Value::deserialize(d)?;
+    if let Some(map) = value.as_object_mut().filter(|m| !m.contains_key("profile")) {
+        let profile = map
+            .get("name")
+            .and_then(serde_json::Value::as_str)
+            .and_then(|name| RuleSet::preset(name).ok())
+            .map(|preset| preset.profile)
+            .unwrap_or_default();
+        map.insert("profile".into(), serde_json::json!(profile));
+    }
+    RuleSet::deserialize(value).map_err(serde::de::Error::custom)
+}
 
 impl GameState {
     /// The whole state as JSON (see [`GameState::from_json`]).

@@ -392,7 +392,7 @@ impl GameState {
         if players < rules.min_players as usize || players > rules.max_players as usize {
             return Err(Error::refused(
                 ErrorCode::InvalidArgument,
-                "L-1.1",
+                rules.cite("L-1.1", "C-1", "W-1"),
                 msg!(
                     "game.players_out_of_range",
                     players = players,
@@ -692,12 +692,16 @@ impl GameState {
     /// it is its turn to answer, L-6.3).
     fn buy_refusal(&self, seat: u8, w: &BuyWindow) -> Option<Error> {
         let no = |rule: &'static str, msg: Message| Some(Error::refused(ErrorCode::BuyNotAllowed, rule, msg));
+        let cite = |l, c, w| self.rules.cite(l, c, w);
         let refusal = if seat == self.active {
-            no("L-6.2", msg!("buy.active_player_takes_or_draws", seat = seat))
+            no(
+                cite("L-6.2", "C-5", "W-6"),
+                msg!("buy.active_player_takes_or_draws", seat = seat),
+            )
         } else if w.last_buyer == Some(seat) {
             no("L-6.4", msg!("buy.bought_previous", seat = seat))
         } else if w.passed >> seat & 1 == 1 {
-            no("L-6.3", msg!("buy.already_passed", seat = seat))
+            no(cite("L-6.3", "L-6.3", "W-6"), msg!("buy.already_passed", seat = seat))
         } else if self
             .rules
             .buy_limit_per_round
@@ -706,7 +710,7 @@ impl GameState {
             let limit = self.rules.buy_limit_per_round.unwrap_or(0);
             no("C-5", msg!("buy.limit_reached", seat = seat, limit = limit))
         } else if self.discard.is_empty() {
-            no("L-6.4", msg!("discard.pile_empty"))
+            no(cite("L-6.4", "C-5", "W-6"), msg!("discard.pile_empty"))
         } else if !self.penalty_available() {
             no("L-6.6", msg!("buy.no_penalty_card"))
         } else {
@@ -800,7 +804,8 @@ impl GameState {
         match self.next_asked(w) {
             Some(first) if first != seat as usize => refuse(
                 ErrorCode::NotYourTurn,
-                "L-6.3",
+                // C-5's Decision: priority as L-6.3; W-6 states its own.
+                self.rules.cite("L-6.3", "L-6.3", "W-6"),
                 if buying {
                     msg!("buy.asked_first", first = first, seat = seat)
                 } else {
@@ -1057,13 +1062,17 @@ impl GameState {
             Action::Discard { card } => self.plan_discard(seat, *card),
             Action::NextRound => {
                 if self.phase != Phase::RoundOver {
-                    return refuse(ErrorCode::WrongPhase, "L-2.1", msg!("round.not_over"));
+                    return refuse(
+                        ErrorCode::WrongPhase,
+                        self.rules.cite("L-2.1", "C-2", "L-2.1"),
+                        msg!("round.not_over"),
+                    );
                 }
                 let next_dealer = (self.dealer + 1) % self.players;
                 if seat != next_dealer {
                     return refuse(
                         ErrorCode::NotYourTurn,
-                        "L-2.1",
+                        self.rules.cite("L-2.1", "C-2", "L-2.1"),
                         msg!("round.next_dealer_starts", seat = next_dealer),
                     );
                 }
@@ -1143,9 +1152,11 @@ impl GameState {
                     return Ok(Plan::Pass);
                 }
                 if let Some(e) = self.buy_refusal(seat, &w) {
+                    // The rule that keeps this seat out of the window decides (the
+                    // previous buyer: L-6.4; the limit: C-5; …).
                     return refuse(
                         ErrorCode::NotYourTurn,
-                        "L-6.3",
+                        e.rule.unwrap_or("L-6.3"),
                         msg!("pass.not_asked", seat = seat, reason = e.to_message()),
                     );
                 }
@@ -1163,7 +1174,11 @@ impl GameState {
                 self.require_call_turn(seat, &w)?;
                 Ok(Plan::PassCall)
             }
-            _ => refuse(ErrorCode::WrongPhase, "L-6", msg!("pass.no_window")),
+            _ => refuse(
+                ErrorCode::WrongPhase,
+                self.rules.cite("L-6", "C-5", "W-6"),
+                msg!("pass.no_window"),
+            ),
         }
     }
 
@@ -1188,6 +1203,17 @@ impl GameState {
             (Phase::Draw { declined: false }, Some(top)) if !self.fits_table(top) => {
                 msg!("call.why_no_fit", card = top)
             }
+            // Nobody was asked when the offer could not be made: say why, never that
+            // everyone passed (W-7 details).
+            (Phase::Draw { declined: false }, Some(_)) if self.turn == 0 => msg!("call.why_up_card"),
+            (Phase::Draw { declined: false }, Some(_))
+                if which == CallKind::Rummy && !self.seats[self.previous_seat() as usize].down =>
+            {
+                msg!("call.discarder_not_down", seat = self.previous_seat())
+            }
+            (Phase::Draw { declined: false }, Some(_)) if which == CallKind::Rummy && !self.penalty_available() => {
+                msg!("call.why_no_penalty_card")
+            }
             (Phase::Draw { declined: false }, Some(top)) => msg!("call.why_everyone_passed", card = top),
             _ => msg!("call.why_chance_passed"),
         };
@@ -1196,6 +1222,12 @@ impl GameState {
             "W-7",
             msg!("call.none_now", call = call_name(which), why = why),
         )
+    }
+
+    /// The seat before the active player: the discarder of the top discard, except
+    /// after a Liverpool call (W-7.2), whose caller discarded it.
+    fn previous_seat(&self) -> u8 {
+        (self.active + self.players - 1) % self.players
     }
 
     fn plan_call_rummy(&self, seat: u8) -> Result<Plan<'static>> {
@@ -1269,15 +1301,21 @@ impl GameState {
     #[inline(never)]
     fn require_round_going_on(&self, action: &Action) -> Result<()> {
         match (self.phase, action) {
-            (Phase::GameOver, Action::NextRound) => {
-                refuse(ErrorCode::GameOver, "L-10.3", msg!("game.over_no_next_round"))
-            }
+            (Phase::GameOver, Action::NextRound) => refuse(
+                ErrorCode::GameOver,
+                self.rules.cite("L-10.3", "C-7", "W-10"),
+                msg!("game.over_no_next_round"),
+            ),
             (Phase::RoundOver | Phase::GameOver, Action::CallRummy | Action::CallLiverpool { .. })
                 if self.has_calls() && self.went_out.is_some() =>
             {
                 refuse(ErrorCode::CallNotAllowed, "W-7", msg!("call.after_going_out"))
             }
-            (Phase::GameOver, _) => refuse(ErrorCode::RoundOver, "L-10.3", msg!("game.over")),
+            (Phase::GameOver, _) => refuse(
+                ErrorCode::RoundOver,
+                self.rules.cite("L-10.3", "C-7", "W-10"),
+                msg!("game.over"),
+            ),
             (Phase::RoundOver, a) if *a != Action::NextRound => {
                 refuse(ErrorCode::RoundOver, "L-5.6", msg!("round.over_only_next_round"))
             }
@@ -1430,7 +1468,7 @@ impl GameState {
         if self.phase != Phase::Cut {
             return refuse(
                 ErrorCode::WrongPhase,
-                "L-2.2",
+                self.rules.cite("L-2.2", "C-2", "L-2.2"),
                 msg!("cut.already_dealt", round = self.round),
             );
         }
@@ -1438,7 +1476,7 @@ impl GameState {
         if seat as usize != cutter {
             return refuse(
                 ErrorCode::NotYourTurn,
-                "L-2.2",
+                self.rules.cite("L-2.2", "C-2", "L-2.2"),
                 msg!("cut.not_the_cutter", cutter = cutter, seat = seat),
             );
         }
@@ -1446,7 +1484,13 @@ impl GameState {
         let size = match size {
             None => draw_cut(&mut rng, self.stock.len(), self.rules.cut_range),
             Some(k) if k >= 1 && (k as u64) < self.stock.len() as u64 => k as usize,
-            Some(k) => return Err(bad_cut(k, self.stock.len())),
+            Some(k) => {
+                let e = bad_cut(k, self.stock.len());
+                return Err(Error {
+                    rule: Some(self.rules.cite("L-2.2", "C-2", "L-2.2")),
+                    ..e
+                });
+            }
         };
         let deck: Vec<Card> = self.stock.iter().rev().copied().collect(); // top first
         let dealt = deal_round(&deck, &self.rules, self.players, self.round, self.dealer, size)?;
@@ -1454,13 +1498,18 @@ impl GameState {
     }
 
     fn plan_buy(&self, seat: u8) -> Result<Plan<'static>> {
+        let cite = |l, c, w| self.rules.cite(l, c, w);
         if self.rules.buying == BuyingRule::Off {
-            return refuse(ErrorCode::BuyNotAllowed, "C-8", msg!("buy.off_in_rules"));
+            return refuse(
+                ErrorCode::BuyNotAllowed,
+                cite("L-6", "C-8", "W-6"),
+                msg!("buy.off_in_rules"),
+            );
         }
         if seat == self.active {
             return refuse(
                 ErrorCode::BuyNotAllowed,
-                "L-6.2",
+                cite("L-6.2", "C-5", "W-6"),
                 msg!("buy.active_player", seat = seat),
             );
         }
@@ -1470,7 +1519,11 @@ impl GameState {
                 return refuse(ErrorCode::BuyNotAllowed, "L-6.6", msg!("buy.no_penalty_card"))
             }
             Phase::Draw { declined: true } => {
-                return refuse(ErrorCode::BuyNotAllowed, "L-6.4", msg!("buy.window_closed"))
+                return refuse(
+                    ErrorCode::BuyNotAllowed,
+                    cite("L-6.4", "C-5", "W-6"),
+                    msg!("buy.window_closed"),
+                )
             }
             Phase::Calling(w) => {
                 return refuse(
@@ -1479,7 +1532,13 @@ impl GameState {
                     msg!("buy.calls_first", call = call_name(w.kind)),
                 )
             }
-            _ => return refuse(ErrorCode::WrongPhase, "L-6.1", msg!("buy.before_decline")),
+            _ => {
+                return refuse(
+                    ErrorCode::WrongPhase,
+                    cite("L-6.1", "C-5", "W-6"),
+                    msg!("buy.before_decline"),
+                )
+            }
         };
         // As for a pass: the seat asked now may buy.
         if self.next_asked(&w) == Some(seat as usize) {
@@ -1506,7 +1565,10 @@ impl GameState {
             return refuse(
                 ErrorCode::ContractNotMet,
                 "L-4.6",
-                msg!("go_down.no_cards", contract = self.contract().describe_message()),
+                msg!(
+                    "go_down.no_cards",
+                    contract = self.rules.contract_message(&self.contract())
+                ),
             );
         }
         let used = self.require_cards(seat, groups.iter().flatten().copied())?;
@@ -1514,7 +1576,11 @@ impl GameState {
         let shapes = go_down_shapes(groups, &contract, &self.rules).map_err(|e| {
             if contract.whole_hand && e.code == ErrorCode::ContractNotMet {
                 let reason = e.to_message();
-                Error::refused(ErrorCode::WholeHandRequired, "L-8.1", reason)
+                Error::refused(
+                    ErrorCode::WholeHandRequired,
+                    self.rules.whole_hand_rule(self.round),
+                    reason,
+                )
             } else {
                 e
             }
@@ -1524,7 +1590,7 @@ impl GameState {
         if contract.whole_hand && left > 0 {
             return refuse(
                 ErrorCode::WholeHandRequired,
-                "L-8.1",
+                self.rules.whole_hand_rule(self.round),
                 if left == 1 {
                     msg!("go_down.whole_hand_one_left")
                 } else {
@@ -1535,7 +1601,7 @@ impl GameState {
         let floats = if contract.whole_hand {
             false
         } else {
-            self.require_after_play(seat, &used, "L-5.5")?
+            self.require_after_play(seat, &used, self.rules.cite("L-5.5", "C-6", "L-5.5"))?
         };
         Ok(Plan::GoDown {
             groups,
@@ -1562,7 +1628,7 @@ impl GameState {
             } else {
                 msg!("round.no_lay_off", round = round)
             };
-            return refuse(ErrorCode::WrongPhase, "L-8.3", msg);
+            return refuse(ErrorCode::WrongPhase, self.rules.cite("L-8.3", "C-6", "L-8.3"), msg);
         }
         if !self.seats[seat as usize].down {
             return refuse(ErrorCode::NotDown, rule, msg!("seat.not_down", seat = seat));
@@ -1571,9 +1637,10 @@ impl GameState {
     }
 
     fn plan_lay_off<'a>(&self, seat: u8, meld: usize, cards: &'a [Card], end: Option<End>) -> Result<Plan<'a>> {
-        self.require_after_go_down(seat, false, "L-5.3")?;
+        let timing = self.rules.cite("L-5.3", "C-6", "W-5");
+        self.require_after_go_down(seat, false, timing)?;
         if self.down_this_turn && !self.rules.lay_off_on_go_down_turn {
-            return refuse(ErrorCode::SameTurnAsGoDown, "L-5.3", msg!("lay_off.same_turn"));
+            return refuse(ErrorCode::SameTurnAsGoDown, timing, msg!("lay_off.same_turn"));
         }
         let Some(target) = self.table.get(meld) else {
             return refuse(
@@ -1601,7 +1668,7 @@ impl GameState {
             }
             None => Grown::Built(target.meld.lay_off(cards, end, &self.rules)?),
         };
-        let floats = self.require_after_play(seat, &used, "L-5.5")?;
+        let floats = self.require_after_play(seat, &used, self.rules.cite("L-5.5", "C-6", "L-5.5"))?;
         Ok(Plan::LayOff {
             meld,
             cards,
@@ -1611,9 +1678,16 @@ impl GameState {
     }
 
     fn plan_swap(&self, seat: u8, meld: usize, card: Card, to_meld: usize, end: Option<End>) -> Result<Plan<'static>> {
-        self.require_after_go_down(seat, true, "L-7.2")?;
+        let swap_rule = self.rules.cite("L-7.2", "C-4", "W-4");
+        self.require_after_go_down(seat, true, swap_rule)?;
         match self.rules.joker_swap {
-            JokerSwapRule::Off => return refuse(ErrorCode::NotAllowed, "C-4", msg!("swap.off_in_rules")),
+            JokerSwapRule::Off => {
+                return refuse(
+                    ErrorCode::NotAllowed,
+                    self.rules.cite("L-7", "C-4", "W-4"),
+                    msg!("swap.off_in_rules"),
+                )
+            }
             JokerSwapRule::AfterGoDownTurn if self.down_this_turn => {
                 return refuse(ErrorCode::SameTurnAsGoDown, "L-7.2", msg!("swap.same_turn"))
             }
@@ -1624,7 +1698,11 @@ impl GameState {
         }
         let used = self.require_cards(seat, [card])?;
         let Some(source) = self.table.get(meld) else {
-            return refuse(ErrorCode::SwapMismatch, "L-7.2", msg!("swap.no_such_meld", meld = meld));
+            return refuse(
+                ErrorCode::SwapMismatch,
+                swap_rule,
+                msg!("swap.no_such_meld", meld = meld),
+            );
         };
         if !self.rules.swap_own_jokers && source.owner == seat as usize {
             return refuse(
@@ -1633,21 +1711,27 @@ impl GameState {
                 msg!("swap.own_joker", meld = meld, seat = seat),
             );
         }
-        let swapped = source.meld.swap_joker(card)?;
+        let swapped = source.meld.swap_joker(card).map_err(|e| {
+            // W-4 decides both refusals in profile W (only a run's joker, for the exact card).
+            Error {
+                rule: e.rule.map(|r| self.rules.cite(r, r, "W-4")),
+                ..e
+            }
+        })?;
         if to_meld == meld {
-            return refuse(ErrorCode::JokerUnplaced, "L-7.2", msg!("swap.same_meld"));
+            return refuse(ErrorCode::JokerUnplaced, swap_rule, msg!("swap.same_meld"));
         }
         let Some(target) = self.table.get(to_meld) else {
             return refuse(
                 ErrorCode::JokerUnplaced,
-                "L-7.2",
+                swap_rule,
                 msg!("swap.no_target_meld", meld = to_meld),
             );
         };
         let grown = target.meld.lay_off(&[Card::JOKER], end, &self.rules).map_err(|e| {
             Error::refused(
                 ErrorCode::JokerUnplaced,
-                "L-7.2",
+                swap_rule,
                 msg!("swap.joker_unplaced", meld = to_meld, reason = e.to_message()),
             )
         })?;

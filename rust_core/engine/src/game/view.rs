@@ -139,7 +139,7 @@ impl GameState {
             seat,
             players: self.players(),
             round: self.round,
-            contract: self.contract().describe(),
+            contract: self.rules.describe_contract(&self.contract()),
             dealer: self.dealer(),
             active: self.active(),
             to_act: self.to_act(),

@@ -152,6 +152,20 @@ impl Contract {
     /// [`Contract::describe`] as a translatable message: the melds grouped by kind and
     /// length (sets first, default lengths first), joined by " + ".
     pub fn describe_message(&self) -> Message {
+        self.describe_message_capped(None, None)
+    }
+
+    /// [`Contract::describe_message`] where sets are capped at `set_cap` cards and
+    /// runs at `run_cap` at go-down: a meld whose own minimum reaches its kind's cap
+    /// is "exactly" that long (profile L: "1 run of exactly 7"), not "at least".
+    pub fn describe_message_capped(&self, set_cap: Option<u8>, run_cap: Option<u8>) -> Message {
+        let exact = |spec: &MeldSpec| {
+            let cap = match spec.kind {
+                MeldKind::Set => set_cap,
+                MeldKind::Run => run_cap,
+            };
+            matches!((spec.min, cap), (Some(min), Some(cap)) if cap <= min)
+        };
         let mut groups: Vec<(MeldSpec, u8)> = Vec::new();
         let mut sorted: Vec<MeldSpec> = self.melds().to_vec();
         sorted.sort_by_key(|m| (m.kind, m.min));
@@ -162,6 +176,10 @@ impl Contract {
             }
         }
         let part = |spec: &MeldSpec, n: u8| match (spec.kind, n, spec.min) {
+            (MeldKind::Set, 1, Some(min)) if exact(spec) => msg!("contract.one_set_exactly", min = min),
+            (MeldKind::Set, n, Some(min)) if exact(spec) => msg!("contract.sets_exactly", n = n, min = min),
+            (MeldKind::Run, 1, Some(min)) if exact(spec) => msg!("contract.one_run_exactly", min = min),
+            (MeldKind::Run, n, Some(min)) if exact(spec) => msg!("contract.runs_exactly", n = n, min = min),
             (MeldKind::Set, 1, None) => msg!("contract.one_set"),
             (MeldKind::Set, n, None) => msg!("contract.sets", n = n),
             (MeldKind::Run, 1, None) => msg!("contract.one_run"),

@@ -24,6 +24,7 @@
 
 use super::{invalid, Contract, RuleSet, RANK_KEYS};
 use crate::error::{Error, ErrorCode, Result};
+use crate::limits::{read_capped, ReadError};
 use crate::msg;
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
@@ -62,6 +63,11 @@ const fn opt_none(key: &'static str, rules: &'static str, doc: &'static str) -> 
 /// to the fields of [`RuleSet`]; `docs/rule-options.md` is generated from it.
 pub const RULE_OPTIONS: &[RuleOption] = &[
     opt("name", "", "the rule set's name (a preset's name for a preset)"),
+    opt(
+        "profile",
+        "",
+        "the RULES.md profile whose rule ids refusals cite: \"L\", \"C\" or \"W\" (a file with base inherits its base's; a complete file without it: the profile of the preset it is named after, else L)",
+    ),
     opt("min_players", "L-1.1, C-1", "fewest players"),
     opt("max_players", "L-1.1, C-1", "most players"),
     opt("default_players", "L-1.1", "players when none is given"),
@@ -194,15 +200,72 @@ pub fn rule_option(key: &str) -> Option<&'static RuleOption> {
 // ---------------------------------------------------------------------------------
 // Reading
 
+/// Largest rule set (file or text) read: 256 KiB. A complete rule set written by
+/// [`to_toml`] is about 4 KiB, one with 30 rounds of 16-meld contracts under 100 KiB;
+/// the limit is checked before parsing, so a huge file costs nothing.
+pub const MAX_RULES_BYTES: usize = 256 << 10;
+
+/// Longest key a "did you mean" hint is looked for (the longest option has 24
+/// characters): a longer unknown key is refused without comparing it, so the hint
+/// costs the same for a megabyte key as for a typo.
+const MAX_HINT_KEY_CHARS: usize = 64;
+
+/// Characters of an unknown key repeated in the refusal.
+const MAX_SHOWN_KEY_CHARS: usize = 80;
+
+/// `invalid_rules` for a text longer than [`MAX_RULES_BYTES`].
+fn too_large(bytes: u64) -> Error {
+    Error::with(
+        ErrorCode::InvalidRules,
+        None,
+        msg!("rules.too_large", bytes = bytes, max = MAX_RULES_BYTES),
+    )
+}
+
 /// A rule set from JSON text (see the module docs).
 pub fn from_json(text: &str) -> Result<RuleSet> {
-    let doc: Value = serde_json::from_str(text)
-        .map_err(|e| Error::with(ErrorCode::InvalidRules, None, msg!("rules.bad_json", error = e)))?;
+    if text.len() > MAX_RULES_BYTES {
+        return Err(too_large(text.len() as u64));
+    }
+    let doc: Value = serde_json::from_str(text).map_err(|e| match non_finite_json(text, &e) {
+        Some(value) => Error::with(
+            ErrorCode::InvalidRules,
+            None,
+            msg!(
+                "rules.not_finite_json",
+                value = shown_key(&value),
+                line = e.line(),
+                column = e.column()
+            ),
+        ),
+        None => Error::with(ErrorCode::InvalidRules, None, msg!("rules.bad_json", error = e)),
+    })?;
     load(doc)
+}
+
+/// The number-like token where JSON parsing failed, when it is an infinity, a NaN
+/// (`Infinity`, `-inf`, `NaN`, which JSON does not have) or a number out of range
+/// (`1e999`): such a value is named, not reported as a syntax error.
+fn non_finite_json(text: &str, e: &serde_json::Error) -> Option<String> {
+    let line: Vec<char> = text.lines().nth(e.line().checked_sub(1)?)?.chars().collect();
+    let in_token = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.');
+    let mut start = e.column().saturating_sub(1).min(line.len());
+    while start > 0 && in_token(line[start - 1]) {
+        start -= 1;
+    }
+    let end = (start..line.len()).find(|&i| !in_token(line[i])).unwrap_or(line.len());
+    let token: String = line[start..end].iter().collect();
+    let bare = token.trim_start_matches(['+', '-']);
+    let named = ["infinity", "inf", "nan"].iter().any(|n| bare.eq_ignore_ascii_case(n));
+    let out_of_range = e.to_string().starts_with("number out of range");
+    (!token.is_empty() && (named || out_of_range)).then_some(token)
 }
 
 /// A rule set from TOML text (see the module docs).
 pub fn from_toml(text: &str) -> Result<RuleSet> {
+    if text.len() > MAX_RULES_BYTES {
+        return Err(too_large(text.len() as u64));
+    }
     let doc: toml::Table = toml::from_str(text).map_err(|e| {
         Error::with(
             ErrorCode::InvalidRules,
@@ -210,19 +273,53 @@ pub fn from_toml(text: &str) -> Result<RuleSet> {
             msg!("rules.bad_toml", error = e.to_string().trim_end()),
         )
     })?;
+    // JSON has no inf or nan: name them here, before they would turn into null.
+    if let Some(path) = non_finite(&toml::Value::Table(doc.clone()), String::new()) {
+        return Err(invalid(path.0, msg!("rules.not_finite", value = path.1)));
+    }
     let doc = serde_json::to_value(doc)
         .map_err(|e| Error::with(ErrorCode::InvalidRules, None, msg!("rules.bad_toml", error = e)))?;
     load(doc)
 }
 
+/// The path and the value (`inf`, `-inf`, `nan`) of the first float in `value`
+/// that is not a finite number.
+fn non_finite(value: &toml::Value, path: String) -> Option<(String, String)> {
+    match value {
+        toml::Value::Float(f) if !f.is_finite() => Some((path, f.to_string())),
+        toml::Value::Table(t) => t.iter().find_map(|(k, v)| {
+            let key = shown_key(k);
+            non_finite(v, if path.is_empty() { key } else { format!("{path}.{key}") })
+        }),
+        toml::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| non_finite(v, format!("{path}[{i}]"))),
+        _ => None,
+    }
+}
+
+/// A key as a refusal repeats it: at most [`MAX_SHOWN_KEY_CHARS`] characters.
+fn shown_key(key: &str) -> String {
+    match key.char_indices().nth(MAX_SHOWN_KEY_CHARS) {
+        Some((cut, _)) => format!("{}… ({} bytes)", &key[..cut], key.len()),
+        None => key.to_string(),
+    }
+}
+
 /// A rule set file: JSON if its name ends in `.json` (or its text starts with `{`), else TOML.
+/// A file above [`MAX_RULES_BYTES`] is refused before it is read.
 pub fn from_file(path: &Path) -> Result<RuleSet> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Error::with(
+    let text = read_capped(path, MAX_RULES_BYTES).map_err(|e| match e {
+        ReadError::Io(e) => Error::with(
             ErrorCode::InvalidArgument,
             None,
             msg!("file.cannot_read", path = path.display(), error = e),
-        )
+        ),
+        ReadError::TooLarge { bytes, .. } => {
+            let reason = too_large(bytes).to_message();
+            too_large(bytes).reworded(msg!("rules.in_file", path = path.display(), reason = reason))
+        }
     })?;
     let json = match path.extension().and_then(|e| e.to_str()) {
         Some(ext) if ext.eq_ignore_ascii_case("json") => true,
@@ -256,6 +353,17 @@ pub fn named_or_file(spec: &str) -> Result<RuleSet> {
     ))
 }
 
+/// A rule set from a parsed document with the keys of a rule set file (a scenario's
+/// `"rule_set"` object, CONFORMANCE.md): the same checks as a file. The document is
+/// capped as a file is, measured as JSON text.
+pub fn from_value(doc: Value) -> Result<RuleSet> {
+    let bytes = serde_json::to_string(&doc).map_or(usize::MAX, |t| t.len());
+    if bytes > MAX_RULES_BYTES {
+        return Err(too_large(bytes as u64));
+    }
+    load(doc)
+}
+
 fn load(doc: Value) -> Result<RuleSet> {
     let Value::Object(mut map) = doc else {
         return Err(Error::with(ErrorCode::InvalidRules, None, msg!("rules.not_a_table")));
@@ -269,7 +377,7 @@ fn load(doc: Value) -> Result<RuleSet> {
                     "base",
                     msg!(
                         "rules.base_unknown",
-                        name = &name,
+                        name = shown_key(&name),
                         presets = RuleSet::preset_names().join(", ")
                     ),
                 )
@@ -285,8 +393,25 @@ fn load(doc: Value) -> Result<RuleSet> {
             return Err(invalid("base", msg!("rules.base_not_name", value = other)));
         }
         None => {
-            if let Some(missing) = RULE_OPTIONS.iter().find(|o| !o.optional && !map.contains_key(o.key)) {
+            // `profile` came after the first complete files were written: it may be
+            // left out, and is then the profile of the preset the file is named after.
+            if let Some(missing) = RULE_OPTIONS
+                .iter()
+                .find(|o| !o.optional && o.key != "profile" && !map.contains_key(o.key))
+            {
                 return Err(invalid(missing.key, msg!("rules.missing_key")));
+            }
+            if !map.contains_key("profile") {
+                let profile = map
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .and_then(|name| RuleSet::preset(name).ok())
+                    .map(|preset| preset.profile)
+                    .unwrap_or_default();
+                map.insert(
+                    "profile".into(),
+                    serde_json::to_value(profile).expect("a profile serializes"),
+                );
             }
             Value::Object(map)
         }
@@ -359,7 +484,10 @@ fn check_keys(map: &Map<String, Value>) -> Result<()> {
     if let Some(Value::Object(points)) = map.get("points") {
         for key in points.keys() {
             if !key.eq_ignore_ascii_case("joker") && super::rank_of_name(key).is_none() {
-                return Err(invalid(format!("points.{key}"), msg!("rules.unknown_rank_key")));
+                return Err(invalid(
+                    format!("points.{}", shown_key(key)),
+                    msg!("rules.unknown_rank_key"),
+                ));
             }
         }
     }
@@ -374,7 +502,7 @@ fn check_object(map: &Map<String, Value>, prefix: &str, known: &[&str]) -> Resul
                 Some(near) => msg!("rules.unknown_key_hint", nearest = near, keys = keys),
                 None => msg!("rules.unknown_key", keys = keys),
             };
-            return Err(invalid(format!("{prefix}{key}"), reason));
+            return Err(invalid(format!("{prefix}{}", shown_key(key)), reason));
         }
     }
     Ok(())
@@ -382,6 +510,9 @@ fn check_object(map: &Map<String, Value>, prefix: &str, known: &[&str]) -> Resul
 
 /// The known key closest to `key` (edit distance at most 3, or a prefix of it).
 fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+    if key.chars().nth(MAX_HINT_KEY_CHARS).is_some() {
+        return None;
+    }
     known
         .iter()
         .map(|k| (distance(key, k), *k))
@@ -429,7 +560,7 @@ pub fn to_toml(rules: &RuleSet) -> String {
         let _ = writeln!(out, "# {}{rule}", o.doc);
         let text = match o.key {
             "points" => points_toml(&rules.points),
-            "contracts" => contracts_toml(&rules.contracts),
+            "contracts" => contracts_toml(rules),
             "deck_tiers" => {
                 let items: Vec<String> = rules
                     .deck_tiers
@@ -461,9 +592,11 @@ fn points_toml(points: &[u16; 14]) -> String {
     format!("{{ {} }}", items.join(", "))
 }
 
-fn contracts_toml(contracts: &[Contract]) -> String {
+/// The contracts as TOML, each with its sentence in this rule set ("exactly" where
+/// the rule set caps the length).
+fn contracts_toml(rules: &RuleSet) -> String {
     let mut out = String::from("[\n");
-    for (i, c) in contracts.iter().enumerate() {
+    for (i, c) in rules.contracts.iter().enumerate() {
         let mut parts = vec![];
         let counts = Contract::new(c.sets(), c.runs());
         if !c.has_own_lengths() && counts.melds() == c.melds() {
@@ -492,7 +625,7 @@ fn contracts_toml(contracts: &[Contract]) -> String {
             "  {{ {} }},  # round {}: {}",
             parts.join(", "),
             i + 1,
-            c.describe()
+            rules.describe_contract(c)
         );
     }
     out.push(']');
@@ -616,6 +749,35 @@ mod tests {
         assert!(m.starts_with("set_size_min: 2"), "{m}");
         let m = refusal("base = \"liverpool\"\ndeal_sizes = [5, 10, 10, 12, 12, 12, 12]");
         assert!(m.contains("keep one to discard"), "{m}");
+    }
+
+    #[test]
+    fn infinities_and_nans_are_named_in_json_and_toml() {
+        for (text, starts) in [
+            (
+                "{\"base\": \"liverpool\", \"cut_bonus\": Infinity}",
+                "Infinity (line 1, column",
+            ),
+            (
+                "{\"base\": \"liverpool\",\n \"cut_bonus\": -Infinity}",
+                "-Infinity (line 2, column",
+            ),
+            ("{\"base\": \"liverpool\", \"cut_bonus\": NaN}", "NaN (line 1"),
+            ("{\"base\": \"liverpool\", \"cut_bonus\": 1e999}", "1e999 (line 1"),
+        ] {
+            let e = from_json(text).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidRules);
+            assert!(e.message.starts_with(starts), "{text}: {}", e.message);
+        }
+        assert!(from_json("{\"base\": }")
+            .unwrap_err()
+            .message
+            .starts_with("rule set JSON is not valid"));
+        assert!(refusal("base = \"liverpool\"\ncut_bonus = -inf").starts_with("cut_bonus: -inf is not a number"));
+        assert!(
+            refusal("base = \"liverpool\"\ndeck_tiers = [{ max_players = 8, decks = 2, jokers = nan }]")
+                .starts_with("deck_tiers[0].jokers: NaN is not a number")
+        );
     }
 
     #[test]
