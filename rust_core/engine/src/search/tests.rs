@@ -1225,3 +1225,57 @@ fn a_whole_hand_of_runs_is_refused_early_only_when_no_go_down_exists() {
         "{refused} refused of {without}"
     );
 }
+
+/// Times `best_go_down` on the hands of a file (`SEARCH_HANDS`: one hand a line,
+/// `family round id id ...`, as `liverpool bench`'s `search_worst` section builds
+/// them), each the fastest of 3 calls, and prints p50 / p99 / max per family; with
+/// `SEARCH_ANSWERS` set, also writes every answer there (to compare two builds).
+/// Run: `SEARCH_HANDS=FILE cargo test --release -p liverpool-engine time_hands_of_a_file -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn time_hands_of_a_file() {
+    use std::io::Write;
+    let Ok(path) = std::env::var("SEARCH_HANDS") else {
+        println!("SEARCH_HANDS is not set: nothing to time");
+        return;
+    };
+    let rules = l();
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut answers = std::env::var("SEARCH_ANSWERS")
+        .ok()
+        .map(|p| std::io::BufWriter::new(std::fs::File::create(p).unwrap()));
+    let mut families: Vec<(String, Vec<f64>)> = Vec::new();
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        let family = words.next().unwrap().to_string();
+        let r: u8 = words.next().unwrap().parse().unwrap();
+        let ids: Vec<u8> = words.map(|w| w.parse().unwrap()).collect();
+        let h = row_hand(&ids);
+        let contract = round(&rules, r);
+        let mut best = f64::MAX;
+        let mut answer = None;
+        for _ in 0..3 {
+            let t = std::time::Instant::now();
+            answer = std::hint::black_box(best_go_down(&h, &contract, &rules));
+            best = best.min(t.elapsed().as_secs_f64() * 1e6);
+        }
+        if let Some(out) = answers.as_mut() {
+            let text = answer.map_or("none".to_string(), |g| texts(&g.melds).join(" | "));
+            writeln!(out, "{line} => {text}").unwrap();
+        }
+        match families.last_mut() {
+            Some((f, times)) if *f == family => times.push(best),
+            _ => families.push((family, vec![best])),
+        }
+    }
+    for (family, mut times) in families {
+        times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+        println!(
+            "{family:<16} p50 {:8.1} p99 {:8.1} max {:8.1}",
+            at(0.5),
+            at(0.99),
+            at(1.0)
+        );
+    }
+}
