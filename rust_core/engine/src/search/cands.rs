@@ -422,7 +422,8 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
 /// the second ace of a 14-card run, which [`Cand::fits`] checks). Only runs of
 /// `sizes.run_min..=sizes.run_max` cards are built, and with `every_joker` only those
 /// that use every joker of the pool (the last run of a whole hand), and that hold the
-/// naturals of every position of `must` (bit p, 2..=13).
+/// naturals of every position of `must` (bit p, 2..=13). Each run comes with its
+/// [`Cand::tuple_key`].
 pub(crate) fn push_runs_through(
     pool: &Pool,
     rules: &RuleSet,
@@ -431,7 +432,7 @@ pub(crate) fn push_runs_through(
     c: u8,
     every_joker: bool,
     must: u16,
-    out: &mut Vec<Cand>,
+    out: &mut Vec<(u128, Cand)>,
 ) {
     let jokers = pool[JOKER_ID as usize] as u32;
     let min_naturals = rules.min_naturals_run.max(1) as u32;
@@ -531,10 +532,39 @@ pub(crate) fn push_runs_through(
                     }
                     cand.points += pos_points[pos];
                 }
-                out.push(cand);
+                let mut key = 0u128;
+                for i in 0..len as usize {
+                    let id = if mask >> i & 1 == 1 {
+                        JOKER_ID
+                    } else {
+                        pos_id[start as usize + i]
+                    };
+                    key |= (id as u128 + 1) << (7 * (17 - i));
+                }
+                debug_assert_eq!(Some(key), cand.tuple_key());
+                out.push((key, cand));
             };
-            for_each_subset_counted(optional, spare, forced, forced_count, &mut emit);
+            if every_joker {
+                for_each_subset_of_size(optional, spare, forced, forced_count, &mut emit);
+            } else {
+                for_each_subset_counted(optional, spare, forced, forced_count, &mut emit);
+            }
         }
+    }
+}
+
+/// Call `f(base | x, count + size)` for every subset `x` of `bits` with exactly
+/// `size` elements.
+fn for_each_subset_of_size(bits: u16, size: u32, base: u16, count: u32, f: &mut impl FnMut(u16, u32)) {
+    if size == 0 {
+        f(base, count);
+        return;
+    }
+    let mut rest = bits;
+    while rest != 0 && bits16(rest) >= size {
+        let low = rest & rest.wrapping_neg();
+        rest ^= low;
+        for_each_subset_of_size(rest, size - 1, base | low, count + 1, f);
     }
 }
 

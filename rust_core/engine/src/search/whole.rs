@@ -394,7 +394,7 @@ struct RunWalk<'s, 'b> {
     best_keys: Vec<u128>,
     /// The runs built at each step on the path, with their tuple keys (a stack).
     built: &'b mut Vec<(u128, Cand)>,
-    fresh: Vec<Cand>,
+    fresh: Vec<(u128, Cand)>,
 }
 
 impl RunWalk<'_, '_> {
@@ -469,14 +469,15 @@ impl RunWalk<'_, '_> {
             &mut self.fresh,
         );
         let base = self.built.len();
-        for cand in self.fresh.drain(..) {
-            let key = cand.tuple_key().expect("runs are short");
+        for (key, cand) in self.fresh.drain(..) {
             if key >= floor && cand.fits(&node.pool) {
                 self.built.push((key, cand));
             }
         }
         let end = self.built.len();
-        self.built[base..end].sort_unstable_by_key(|&(key, _)| key);
+        if G::LEAST_MELDS {
+            self.built[base..end].sort_unstable_by_key(|&(key, _)| key);
+        }
         for at in base..end {
             let (key, cand) = self.built[at];
             if search.adjacency && self.touches_chosen_run(&cand) {
