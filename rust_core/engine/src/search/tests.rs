@@ -1284,3 +1284,59 @@ fn time_hands_of_a_file() {
         );
     }
 }
+
+/// A run-rich hand: `jokers` jokers (as many as the deck has at most) and naturals of
+/// one or two suits laid as stretches of consecutive positions (the ace low or high)
+/// while the deck's copies last, as `liverpool bench`'s `search_worst` section builds.
+fn run_rich_hand(
+    rules: &RuleSet,
+    suits: &[u8],
+    stretches: &[(usize, u8, u8)],
+    naturals: usize,
+    jokers: u8,
+) -> CardCounts {
+    let (decks, deck_jokers) = rules.largest_deck();
+    let mut h = CardCounts::default();
+    let mut placed = 0;
+    for &(which, start, len) in stretches {
+        let suit = suits[which % suits.len()];
+        for pos in start..(start + len).min(15) {
+            let id = (suit * 13 + (pos - 1) % 13) as usize;
+            if placed < naturals && h.0[id] < decks {
+                h.0[id] += 1;
+                placed += 1;
+            }
+        }
+    }
+    h.0[JOKER_ID as usize] = jokers.min(deck_jokers);
+    h
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+    /// L-8, issue 19: on joker-rich hands full of runs in one or two suits, the
+    /// whole-hand walk (runs built step by step, pruned on each suit's run count and, for
+    /// the best go-down, on the melds list) agrees with the slot search, which prunes
+    /// nothing there: the best go-down, its points, and whether there is one.
+    #[test]
+    fn the_pruned_whole_hand_walk_agrees_on_joker_rich_run_rich_hands(
+        profile in 0usize..4,
+        two_suits in proptest::bool::ANY,
+        first_suit in 0u8..4,
+        stretches in proptest::collection::vec((0usize..2, 1u8..15, 3u8..7), 6),
+        naturals in 9usize..13,
+        jokers in 0u8..7,
+    ) {
+        let rules = match profile {
+            0 => l(),
+            1 => RuleSet { same_suit_runs_need_gap: false, ..l() },
+            2 => RuleSet::contract(),
+            _ => RuleSet::shanghai(),
+        };
+        let suits: Vec<u8> = if two_suits { vec![first_suit, (first_suit + 1) % 4] } else { vec![first_suit] };
+        let h = run_rich_hand(&rules, &suits, &stretches, naturals, jokers);
+        for contract in rules.contracts.iter().filter(|c| c.whole_hand) {
+            check_whole_hand_walk(&h, contract, &rules);
+        }
+    }
+}
