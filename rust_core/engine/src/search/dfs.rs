@@ -478,6 +478,25 @@ impl GoDownSearch<'_> {
         sum
     }
 
+    /// The most points slots `from..` can put in melds, each the best candidate of its
+    /// kind that fits `pool` (`held`: its ids, [`ids_held`]); `None` if some slot has no
+    /// candidate that fits. Candidates are sorted by points, so the first that fits is
+    /// the best.
+    fn others_best_fitting(&self, from: usize, pool: &Pool, held: u64) -> Option<u32> {
+        let best_fitting = |list: &[Cand]| list.iter().find(|c| c.fits_held(pool, held)).map(|c| c.points);
+        let total = self.n_runs + self.n_sets;
+        let runs = self.n_runs.saturating_sub(from) as u32;
+        let sets = (total - from.max(self.n_runs)) as u32;
+        let mut sum = 0;
+        if runs > 0 {
+            sum += best_fitting(self.runs)? * runs;
+        }
+        if sets > 0 {
+            sum += best_fitting(self.sets)? * sets;
+        }
+        Some(sum)
+    }
+
     /// L-4.4: would this run touch, end to end, a same-suit run already chosen?
     fn touches_chosen_run(&self, cand: &Cand, node: &Node) -> bool {
         let (lo, hi) = cand.span();
@@ -511,9 +530,20 @@ impl GoDownSearch<'_> {
         let last = slot + 1 == total;
         let (cap_after, min_after) = (spec.cap_after, spec.min_after);
         let held = ids_held(&node.pool);
+        // The slots after this class score at most the best candidate of their kind
+        // that still fits the pool (the pool only loses cards below): below the root
+        // that is often less than the hand's best. None fits: no go-down below.
+        let others_best = if G::BOUNDED && slot > 0 && spec.others_best > 0 {
+            match self.others_best_fitting(slot + spec.class_left as usize, &node.pool, held) {
+                Some(points) => points,
+                None => return false,
+            }
+        } else {
+            spec.others_best
+        };
         for (k, cand) in list.iter().enumerate().skip(from) {
             // Later candidates, and later slots of this class, score no more than this one.
-            if !goal.worth(node.used + cand.points * spec.class_left + spec.others_best) {
+            if !goal.worth(node.used + cand.points * spec.class_left + others_best) {
                 break;
             }
             debug_assert!(!spec.any_len || (spec.min..=spec.max).contains(&cand.len));
