@@ -415,7 +415,18 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
     }
 }
 
-/// Append every legal run of `pool` within `sizes` that holds the natural `c` (a card
+/// Which runs [`push_runs_through`] builds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Through {
+    /// The natural every run holds, the smallest natural of the pool.
+    pub c: u8,
+    /// Only runs that use every joker of the pool.
+    pub every_joker: bool,
+    /// Positions (bit p, 2..=13) whose natural every run holds.
+    pub must: u16,
+}
+
+/// Append every legal run of `pool` within `sizes` that holds the natural `through.c` (a card
 /// id of the pool) as a natural, when no natural below `c` is left in the pool (so `c`
 /// is the run's smallest natural): the runs of [`push_runs`] that the whole-hand walk
 /// can take at a step, built from the pool of that step, so only runs that fit (save
@@ -429,11 +440,10 @@ pub(crate) fn push_runs_through(
     rules: &RuleSet,
     sizes: &Sizes,
     points: &[u16; CARD_KINDS],
-    c: u8,
-    every_joker: bool,
-    must: u16,
+    through: Through,
     out: &mut Vec<(u128, Cand)>,
 ) {
+    let Through { c, every_joker, must } = through;
     let jokers = pool[JOKER_ID as usize] as u32;
     let min_naturals = rules.min_naturals_run.max(1) as u32;
     let run_min = sizes.run_min.max(1);

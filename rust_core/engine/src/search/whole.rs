@@ -16,7 +16,7 @@
 //! when every meld of a kind has the same length range (a candidate then fits any
 //! meld of its kind, so counting melds per kind is enough).
 
-use super::cands::{push_runs_through, Cand, Pool, Sizes};
+use super::cands::{push_runs_through, Cand, Pool, Sizes, Through};
 use super::dfs::{GoDownSearch, Goal, Node};
 use crate::card::{CARD_KINDS, JOKER_ID};
 use crate::meld::MeldKind;
@@ -463,9 +463,11 @@ impl RunWalk<'_, '_> {
             self.rules,
             &sizes,
             &search.points,
-            c,
-            others == 0,
-            must,
+            Through {
+                c,
+                every_joker: others == 0,
+                must,
+            },
             &mut self.fresh,
         );
         let base = self.built.len();
