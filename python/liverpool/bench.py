@@ -303,6 +303,98 @@ def bench_search(ctx: Context) -> list[Row]:
     return rows
 
 
+# --- search_worst: the contract search's slow corner (issue 19) ----------------------
+
+WORST_BUYS = 3  # hand sizes up to three buys (each buy: the discard and a penalty card)
+
+
+def _largest_deck(rules: liverpool.RuleSet) -> tuple[int, int]:
+    """(decks, jokers) of the rule set's largest table."""
+    tiers = json.loads(rules.to_json())["deck_tiers"]
+    largest = max(tiers, key=lambda tier: tier["max_players"])
+    return int(largest["decks"]), int(largest["jokers"])
+
+
+def run_rich_hands(
+    rng: np.random.Generator, decks: int, size: int, jokers: int, suits: int, count: int
+) -> list[list[liverpool.Card]]:
+    """``count`` hands of ``size`` cards: ``jokers`` jokers, and naturals of ``suits``
+    suits chosen at random, laid down as stretches of 3 to 6 consecutive ranks (the ace
+    low or high) while copies last, so that the hands are full of runs."""
+    hands = []
+    for _ in range(count):
+        chosen = [int(s) for s in rng.choice(4, size=suits, replace=False)]
+        copies = {s * 13 + r: decks for s in chosen for r in range(13)}
+        naturals: list[int] = []
+        while len(naturals) < size - jokers:
+            suit = chosen[int(rng.integers(suits))]
+            start = int(rng.integers(1, 15))  # position 1..14: the ace is 1 and 14
+            for position in range(start, min(start + int(rng.integers(3, 7)), 15)):
+                card = suit * 13 + (position - 1) % 13
+                if copies[card] and len(naturals) < size - jokers:
+                    copies[card] -= 1
+                    naturals.append(card)
+        ids = sorted(naturals) + [52] * jokers
+        hands.append([liverpool.Card.from_id(i) for i in ids])
+    return hands
+
+
+def single_call_ns(func: Callable[..., object], hand: list[liverpool.Card], round_: int, calls: int = 3) -> int:
+    """The fastest of ``calls`` timed calls of ``func(hand, round_)``."""
+    best = None
+    for _ in range(calls):
+        start = time.perf_counter_ns()
+        func(hand, round_)
+        elapsed = time.perf_counter_ns() - start
+        best = elapsed if best is None else min(best, elapsed)
+    assert best is not None
+    return best
+
+
+@section("search_worst")
+def bench_search_worst(ctx: Context) -> list[Row]:
+    """The search's slow corner: single ``best_go_down`` calls on joker-rich hands whose
+    naturals come from one or two suits, every round, at the deal's size and up to
+    three buys more (docs/benchmarks.md)."""
+    single = getattr(liverpool, "best_go_down", None)
+    if single is None:
+        return [Row("search_worst_p99_us", "best_go_down, run-rich hands", None, "µs",
+                    note=missing("liverpool.best_go_down"))]
+    decks, max_jokers = _largest_deck(ctx.rules)
+    count = ctx.size(60, 1_000)
+    families: dict[str, dict[str, float]] = {}
+    print(f"search_worst: best_go_down single calls, {count} hands per family, each the fastest of 3 calls;"
+          f" p50 / p99 / max in µs; {decks} decks, up to {max_jokers} jokers")
+    header = "round suits cards " + " ".join(f"{f'{j} jokers':>20}" for j in range(max_jokers + 1))
+    print(header)
+    for round_ in range(1, ctx.rules.rounds + 1):
+        deal = ctx.rules.deal_sizes[round_ - 1]
+        for suits in (1, 2):
+            for size in range(deal, deal + 2 * WORST_BUYS + 2):
+                cells = []
+                for jokers in range(max_jokers + 1):
+                    if size - jokers > 13 * decks * suits:
+                        cells.append(f"{'-':>20}")
+                        continue
+                    rng = np.random.default_rng([ctx.seed, round_, suits, size, jokers])
+                    hands = run_rich_hands(rng, decks, size, jokers, suits, count)
+                    times = np.array([single_call_ns(single, hand, round_) for hand in hands]) / 1000
+                    p50, p99, top = (float(np.percentile(times, 50)), float(np.percentile(times, 99)),
+                                     float(times.max()))
+                    families[f"r{round_}_s{suits}_n{size}_j{jokers}"] = {"p50": p50, "p99": p99, "max": top}
+                    cells.append(f"{p50:6.1f} {p99:6.1f} {top:6.0f}")
+                print(f"{round_:>5} {suits:>5} {size:>5} " + " ".join(cells))
+    ctx.extra["search_worst_us_by_family"] = families
+    worst_p99 = max(families, key=lambda k: families[k]["p99"])
+    worst_max = max(families, key=lambda k: families[k]["max"])
+    return [
+        Row("search_worst_p99_us", "best_go_down run-rich: worst family p99", families[worst_p99]["p99"], "µs",
+            target="<= 50 µs", note=f"family {worst_p99} (round, suits, cards, jokers)"),
+        Row("search_worst_max_us", "best_go_down run-rich: worst single hand", families[worst_max]["max"], "µs",
+            target="<= 200 µs", note=f"family {worst_max}"),
+    ]
+
+
 @section("open_spiel")
 def bench_open_spiel(ctx: Context) -> list[Row]:
     """Context from another engine: OpenSpiel's gin rummy ``min_deadwood`` on 11-card hands."""

@@ -54,6 +54,9 @@ pub(crate) struct Cand {
     need_ids: [u8; MAX_NEED],
     need_copies: [u8; MAX_NEED],
     n_need: u8,
+    /// Bit `id` set for every natural id it needs: [`Cand::fits_held`] refuses most
+    /// candidates that do not fit with one test.
+    need_mask: u64,
 }
 
 impl Cand {
@@ -70,6 +73,7 @@ impl Cand {
             need_ids: [0; MAX_NEED],
             need_copies: [0; MAX_NEED],
             n_need: 0,
+            need_mask: 0,
         }
     }
 
@@ -80,6 +84,7 @@ impl Cand {
             self.need_copies[0] += copies;
             return;
         }
+        self.need_mask |= 1 << id;
         self.need_ids[self.n_need as usize] = id;
         self.need_copies[self.n_need as usize] = copies;
         self.n_need += 1;
@@ -89,6 +94,7 @@ impl Cand {
     #[inline]
     fn need_new(&mut self, id: u8, copies: u8) {
         debug_assert!(self.n_need == 0 || self.need_ids[0] != id);
+        self.need_mask |= 1 << id;
         self.need_ids[self.n_need as usize] = id;
         self.need_copies[self.n_need as usize] = copies;
         self.n_need += 1;
@@ -106,6 +112,14 @@ impl Cand {
             }
         }
         true
+    }
+
+    /// [`Cand::fits`], given `held`: bit `id` set for every natural id the pool holds
+    /// (other bits are ignored). Most candidates that do not fit lack a natural
+    /// altogether, and one test refuses them.
+    #[inline(always)]
+    pub fn fits_held(&self, pool: &Pool, held: u64) -> bool {
+        self.need_mask & !held == 0 && self.fits(pool)
     }
 
     /// Remove this meld's cards from the pool (the caller checked [`Cand::fits`]).
@@ -202,6 +216,20 @@ impl Cand {
                 }
             }
         }
+    }
+
+    /// The canonical tuple as one number that orders as the tuples do (lexicographic, a
+    /// prefix first): 7 bits a card, `id + 1` (0 past the end), the first card highest.
+    /// `None` for a meld of more than 18 cards.
+    pub fn tuple_key(&self) -> Option<u128> {
+        if self.len > 18 {
+            return None;
+        }
+        Some(
+            self.ids()
+                .enumerate()
+                .fold(0u128, |key, (i, id)| key | (id as u128 + 1) << (7 * (17 - i))),
+        )
     }
 
     /// The canonical card ids, in order.
@@ -384,6 +412,169 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
                 for_each_subset_counted(optional, spare, forced, forced_count, &mut emit);
             }
         }
+    }
+}
+
+/// Which runs [`push_runs_through`] builds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Through {
+    /// The natural every run holds, the smallest natural of the pool.
+    pub c: u8,
+    /// Only runs that use every joker of the pool.
+    pub every_joker: bool,
+    /// Positions (bit p, 2..=13) whose natural every run holds.
+    pub must: u16,
+}
+
+/// Append every legal run of `pool` within `sizes` that holds the natural `through.c` (a card
+/// id of the pool) as a natural, when no natural below `c` is left in the pool (so `c`
+/// is the run's smallest natural): the runs of [`push_runs`] that the whole-hand walk
+/// can take at a step, built from the pool of that step, so only runs that fit (save
+/// the second ace of a 14-card run, which [`Cand::fits`] checks). Only runs of
+/// `sizes.run_min..=sizes.run_max` cards are built, and with `every_joker` only those
+/// that use every joker of the pool (the last run of a whole hand), and that hold the
+/// naturals of every position of `must` (bit p, 2..=13). Each run comes with its
+/// [`Cand::tuple_key`].
+pub(crate) fn push_runs_through(
+    pool: &Pool,
+    rules: &RuleSet,
+    sizes: &Sizes,
+    points: &[u16; CARD_KINDS],
+    through: Through,
+    out: &mut Vec<(u128, Cand)>,
+) {
+    let Through { c, every_joker, must } = through;
+    let jokers = pool[JOKER_ID as usize] as u32;
+    let min_naturals = rules.min_naturals_run.max(1) as u32;
+    let run_min = sizes.run_min.max(1);
+    let run_max = sizes.run_max.min(14);
+    if run_min > run_max {
+        return;
+    }
+    let joker_points = points[JOKER_ID as usize] as u32;
+    let suit = c / 13;
+    let rank = c % 13 + 1;
+    let id_at = |pos: u8| suit * 13 + position_rank(pos) - 1;
+    let base = suit as usize * 13;
+    let mut present: u16 = 0;
+    for (r, &n) in pool[base..base + 13].iter().enumerate() {
+        present |= ((n != 0) as u16) << (r + 1);
+    }
+    if present & 0b10 != 0 {
+        present |= 1 << 14;
+    }
+    // The positions of `c`: its rank, and 14 for an ace.
+    let c_at: u16 = if rank == 1 { 1 << 1 | 1 << 14 } else { 1 << rank };
+    let pos_id: [u8; 15] = std::array::from_fn(|p| if p == 0 { 0 } else { id_at(p as u8) });
+    let pos_points: [u32; 15] = std::array::from_fn(|p| points[pos_id[p] as usize] as u32);
+    let missing = !present & 0x7FFE;
+    let (lowest, highest) = (c_at.trailing_zeros() as u8, 15 - c_at.leading_zeros() as u8);
+    let must_lowest = if must == 0 { 15 } else { must.trailing_zeros() as u8 };
+    for start in lowest.saturating_sub(jokers as u8).max(1)..=highest.min(must_lowest) {
+        let missing_here = missing >> start;
+        let must_here = must >> start;
+        let c_here = c_at >> start;
+        let mut forced_count = 0u32;
+        for len in 1..=run_max.min(15 - start as u32) {
+            forced_count += (missing_here >> (len - 1)) as u32 & 1;
+            if forced_count > jokers {
+                break;
+            }
+            let all = ((1u32 << len) - 1) as u16;
+            if len < run_min || c_here & all == 0 || must_here & !all != 0 {
+                continue;
+            }
+            let forced = missing_here & all;
+            // `c` stands as a natural: at its one place in the run, or (the full run
+            // from the ace to the ace) at one of its two.
+            let c_places = c_here & all;
+            let two_places = c_places.count_ones() == 2;
+            let optional = all & !forced & !must_here & if two_places { all } else { !c_places };
+            let spare = jokers - forced_count;
+            let window = rules.run_naturals_window.map_or(len, |w| (w as u32).min(len));
+            let window_mask = ((1u32 << window) - 1) as u16;
+            let ace_high = if start as u32 + len - 1 == 14 {
+                1u16 << (len - 1)
+            } else {
+                0
+            };
+            if every_joker && forced_count + optional.count_ones().min(spare) < jokers {
+                continue;
+            }
+            let mut emit = |mask: u16, mask_jokers: u32| {
+                if every_joker && mask_jokers != jokers {
+                    return;
+                }
+                if two_places && mask & c_places == c_places {
+                    return;
+                }
+                if start == 1 && len == 14 && mask & 1 == 0 && mask >> 13 & 1 == 0 && pool[id_at(1) as usize] < 2 {
+                    return;
+                }
+                let window_jokers = if window == len {
+                    mask_jokers
+                } else {
+                    bits16(mask & window_mask)
+                };
+                if window - window_jokers < min_naturals {
+                    return;
+                }
+                let mut cand = Cand::empty(MeldKind::Run, suit);
+                cand.start = start;
+                cand.len = len;
+                cand.joker_mask = mask;
+                cand.jokers = mask_jokers as u8;
+                cand.points = mask_jokers * joker_points;
+                let mut naturals = all & !mask;
+                let may_repeat = naturals & ace_high != 0;
+                if may_repeat {
+                    naturals &= !ace_high;
+                    cand.need(pos_id[14], 1);
+                    cand.points += pos_points[14];
+                }
+                while naturals != 0 {
+                    let pos = start as usize + naturals.trailing_zeros() as usize;
+                    naturals &= naturals - 1;
+                    if may_repeat {
+                        cand.need(pos_id[pos], 1);
+                    } else {
+                        cand.need_new(pos_id[pos], 1);
+                    }
+                    cand.points += pos_points[pos];
+                }
+                let mut key = 0u128;
+                for i in 0..len as usize {
+                    let id = if mask >> i & 1 == 1 {
+                        JOKER_ID
+                    } else {
+                        pos_id[start as usize + i]
+                    };
+                    key |= (id as u128 + 1) << (7 * (17 - i));
+                }
+                debug_assert_eq!(Some(key), cand.tuple_key());
+                out.push((key, cand));
+            };
+            if every_joker {
+                for_each_subset_of_size(optional, spare, forced, forced_count, &mut emit);
+            } else {
+                for_each_subset_counted(optional, spare, forced, forced_count, &mut emit);
+            }
+        }
+    }
+}
+
+/// Call `f(base | x, count + size)` for every subset `x` of `bits` with exactly
+/// `size` elements.
+fn for_each_subset_of_size(bits: u16, size: u32, base: u16, count: u32, f: &mut impl FnMut(u16, u32)) {
+    if size == 0 {
+        f(base, count);
+        return;
+    }
+    let mut rest = bits;
+    while rest != 0 && bits16(rest) >= size {
+        let low = rest & rest.wrapping_neg();
+        rest ^= low;
+        for_each_subset_of_size(rest, size - 1, base | low, count + 1, f);
     }
 }
 

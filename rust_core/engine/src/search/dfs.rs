@@ -26,8 +26,10 @@ pub(crate) struct Scratch {
     pub(crate) runs: Vec<Cand>,
     pub(crate) sets: Vec<Cand>,
     pub(crate) chosen: Vec<u32>,
-    /// Candidate references of the whole-hand walk (`whole.rs`).
-    pub(crate) groups: Vec<u32>,
+    /// The whole-hand walk's buffers (`whole.rs`).
+    pub(crate) walk: whole::WalkBuffers,
+    /// The runs the whole-hand walk of runs builds along its path (`whole.rs`).
+    pub(crate) built: Vec<(u128, Cand)>,
     /// What the last points table seen gives the search: one rule set asks again and again.
     tables: Option<PointsTables>,
 }
@@ -124,6 +126,14 @@ pub(crate) trait Goal {
     /// Does the result depend only on which go-downs are reached, not on their order
     /// nor on how often each is met? Such goals may use the whole-hand walk (`whole.rs`).
     const ORDER_FREE: bool = false;
+    /// Does the goal keep the go-down with the least melds list among those that tie
+    /// on points and cards left? Then the whole-hand walk, where all go-downs tie so,
+    /// tries each card's melds in tuple order and prunes with [`Goal::least_melds`].
+    const LEAST_MELDS: bool = false;
+    /// The melds list (canonical) of the go-down kept so far, for [`Goal::LEAST_MELDS`].
+    fn least_melds(&self) -> Option<&[Cand]> {
+        None
+    }
     /// Is a partial go-down that can reach at most `ub` points in melds worth extending?
     fn worth(&self, ub: u32) -> bool;
     /// A complete go-down; return `true` to stop the search.
@@ -142,6 +152,7 @@ pub(crate) struct Node {
 }
 
 /// A go-down search over one hand and contract.
+#[derive(Clone, Copy)]
 pub(crate) struct GoDownSearch<'a> {
     pub points: [u16; CARD_KINDS],
     /// Rank classes (0 = joker, 1..=13) by points, highest first (the capacity bound's
@@ -157,6 +168,8 @@ pub(crate) struct GoDownSearch<'a> {
     pub n_sets: usize,
     pub whole_hand: bool,
     pub adjacency: bool,
+    /// The shortest run any run slot takes.
+    pub run_min: u32,
     slots: [Slot; MAX_CONTRACT_MELDS],
     pub total_points: u32,
 }
@@ -296,7 +309,8 @@ pub(crate) fn search_go_down<G: Goal>(
     let sort = G::BOUNDED && !walk_whole_hand;
     scratch.runs.clear();
     scratch.sets.clear();
-    if n_runs > 0 {
+    // The whole-hand walk of runs builds its runs step by step from the pool.
+    if n_runs > 0 && !(walk_whole_hand && n_sets == 0) {
         push_runs(hand, rules, &sizes, &points, &mut scratch.runs);
         if scratch.runs.is_empty() {
             return;
@@ -388,6 +402,7 @@ pub(crate) fn search_go_down<G: Goal>(
         n_sets,
         whole_hand: contract.whole_hand,
         adjacency: rules.same_suit_runs_need_gap,
+        run_min,
         slots,
         total_points: pool_points(hand, &points),
     };
@@ -398,8 +413,10 @@ pub(crate) fn search_go_down<G: Goal>(
         used: 0,
         chosen: std::mem::take(&mut scratch.chosen),
     };
-    if walk_whole_hand {
-        let groups = whole::group(&search, &mut scratch.groups);
+    if walk_whole_hand && n_sets == 0 {
+        whole::walk_whole_hand_of_runs(&search, rules, &sizes, &mut scratch.built, &mut node, goal);
+    } else if walk_whole_hand {
+        let groups = whole::group(&search, &mut scratch.walk, G::LEAST_MELDS);
         whole::walk_whole_hand(&search, &groups, &mut node, goal);
     } else {
         search.slot(&mut node, 0, goal);
@@ -408,6 +425,12 @@ pub(crate) fn search_go_down<G: Goal>(
 }
 
 impl GoDownSearch<'_> {
+    /// This search with another list of runs (the whole-hand walk of runs reports its
+    /// chosen runs to the goals as the search's list).
+    pub(crate) fn with_runs<'b>(&'b self, runs: &'b [Cand]) -> GoDownSearch<'b> {
+        GoDownSearch { runs, ..*self }
+    }
+
     /// Points of the `cap` best cards of the pool: no melds holding `cap` cards can score more.
     /// Walks the ids the hand held, best first (the pool holds no others).
     #[inline]
@@ -455,6 +478,25 @@ impl GoDownSearch<'_> {
         sum
     }
 
+    /// The most points slots `from..` can put in melds, each the best candidate of its
+    /// kind that fits `pool` (`held`: its ids, [`ids_held`]); `None` if some slot has no
+    /// candidate that fits. Candidates are sorted by points, so the first that fits is
+    /// the best.
+    fn others_best_fitting(&self, from: usize, pool: &Pool, held: u64) -> Option<u32> {
+        let best_fitting = |list: &[Cand]| list.iter().find(|c| c.fits_held(pool, held)).map(|c| c.points);
+        let total = self.n_runs + self.n_sets;
+        let runs = self.n_runs.saturating_sub(from) as u32;
+        let sets = (total - from.max(self.n_runs)) as u32;
+        let mut sum = 0;
+        if runs > 0 {
+            sum += best_fitting(self.runs)? * runs;
+        }
+        if sets > 0 {
+            sum += best_fitting(self.sets)? * sets;
+        }
+        Some(sum)
+    }
+
     /// L-4.4: would this run touch, end to end, a same-suit run already chosen?
     fn touches_chosen_run(&self, cand: &Cand, node: &Node) -> bool {
         let (lo, hi) = cand.span();
@@ -487,13 +529,25 @@ impl GoDownSearch<'_> {
         };
         let last = slot + 1 == total;
         let (cap_after, min_after) = (spec.cap_after, spec.min_after);
+        let held = ids_held(&node.pool);
+        // The slots after this class score at most the best candidate of their kind
+        // that still fits the pool (the pool only loses cards below): below the root
+        // that is often less than the hand's best. None fits: no go-down below.
+        let others_best = if G::BOUNDED && slot > 0 && spec.others_best > 0 {
+            match self.others_best_fitting(slot + spec.class_left as usize, &node.pool, held) {
+                Some(points) => points,
+                None => return false,
+            }
+        } else {
+            spec.others_best
+        };
         for (k, cand) in list.iter().enumerate().skip(from) {
             // Later candidates, and later slots of this class, score no more than this one.
-            if !goal.worth(node.used + cand.points * spec.class_left + spec.others_best) {
+            if !goal.worth(node.used + cand.points * spec.class_left + others_best) {
                 break;
             }
             debug_assert!(!spec.any_len || (spec.min..=spec.max).contains(&cand.len));
-            if (!spec.any_len && (cand.len < spec.min || cand.len > spec.max)) || !cand.fits(&node.pool) {
+            if (!spec.any_len && (cand.len < spec.min || cand.len > spec.max)) || !cand.fits_held(&node.pool, held) {
                 continue;
             }
             if self.whole_hand {
@@ -625,6 +679,10 @@ pub(crate) struct BestKey {
 impl Goal for BestKey {
     // Keeps the least go-down of a total order: the same whatever the order met.
     const ORDER_FREE: bool = true;
+    const LEAST_MELDS: bool = true;
+    fn least_melds(&self) -> Option<&[Cand]> {
+        self.best.as_ref().map(|b| &b.melds[..])
+    }
     fn worth(&self, ub: u32) -> bool {
         self.best.as_ref().is_none_or(|b| ub >= b.used)
     }

@@ -1225,3 +1225,118 @@ fn a_whole_hand_of_runs_is_refused_early_only_when_no_go_down_exists() {
         "{refused} refused of {without}"
     );
 }
+
+/// Times `best_go_down` on the hands of a file (`SEARCH_HANDS`: one hand a line,
+/// `family round id id ...`, as `liverpool bench`'s `search_worst` section builds
+/// them), each the fastest of 3 calls, and prints p50 / p99 / max per family; with
+/// `SEARCH_ANSWERS` set, also writes every answer there (to compare two builds).
+/// Run: `SEARCH_HANDS=FILE cargo test --release -p liverpool-engine time_hands_of_a_file -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn time_hands_of_a_file() {
+    use std::io::Write;
+    let Ok(path) = std::env::var("SEARCH_HANDS") else {
+        println!("SEARCH_HANDS is not set: nothing to time");
+        return;
+    };
+    let rules = l();
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut answers = std::env::var("SEARCH_ANSWERS")
+        .ok()
+        .map(|p| std::io::BufWriter::new(std::fs::File::create(p).unwrap()));
+    let mut families: Vec<(String, Vec<f64>)> = Vec::new();
+    let only_has = std::env::var("SEARCH_FN").is_ok_and(|f| f == "has_contract");
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        let family = words.next().unwrap().to_string();
+        let r: u8 = words.next().unwrap().parse().unwrap();
+        let ids: Vec<u8> = words.map(|w| w.parse().unwrap()).collect();
+        let h = row_hand(&ids);
+        let contract = round(&rules, r);
+        let mut best = f64::MAX;
+        let mut answer = None;
+        for _ in 0..3 {
+            let t = std::time::Instant::now();
+            if only_has {
+                std::hint::black_box(has_contract(&h, &contract, &rules));
+            } else {
+                answer = std::hint::black_box(best_go_down(&h, &contract, &rules));
+            }
+            best = best.min(t.elapsed().as_secs_f64() * 1e6);
+        }
+        if let Some(out) = answers.as_mut() {
+            let text = answer.map_or("none".to_string(), |g| texts(&g.melds).join(" | "));
+            writeln!(out, "{line} => {text}").unwrap();
+        }
+        match families.last_mut() {
+            Some((f, times)) if *f == family => times.push(best),
+            _ => families.push((family, vec![best])),
+        }
+    }
+    for (family, mut times) in families {
+        times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+        println!(
+            "{family:<16} p50 {:8.1} p99 {:8.1} max {:8.1}",
+            at(0.5),
+            at(0.99),
+            at(1.0)
+        );
+    }
+}
+
+/// A run-rich hand: `jokers` jokers (as many as the deck has at most) and naturals of
+/// one or two suits laid as stretches of consecutive positions (the ace low or high)
+/// while the deck's copies last, as `liverpool bench`'s `search_worst` section builds.
+fn run_rich_hand(
+    rules: &RuleSet,
+    suits: &[u8],
+    stretches: &[(usize, u8, u8)],
+    naturals: usize,
+    jokers: u8,
+) -> CardCounts {
+    let (decks, deck_jokers) = rules.largest_deck();
+    let mut h = CardCounts::default();
+    let mut placed = 0;
+    for &(which, start, len) in stretches {
+        let suit = suits[which % suits.len()];
+        for pos in start..(start + len).min(15) {
+            let id = (suit * 13 + (pos - 1) % 13) as usize;
+            if placed < naturals && h.0[id] < decks {
+                h.0[id] += 1;
+                placed += 1;
+            }
+        }
+    }
+    h.0[JOKER_ID as usize] = jokers.min(deck_jokers);
+    h
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+    /// L-8, issue 19: on joker-rich hands full of runs in one or two suits, the
+    /// whole-hand walk (runs built step by step, pruned on each suit's run count and, for
+    /// the best go-down, on the melds list) agrees with the slot search, which prunes
+    /// nothing there: the best go-down, its points, and whether there is one.
+    #[test]
+    fn the_pruned_whole_hand_walk_agrees_on_joker_rich_run_rich_hands(
+        profile in 0usize..4,
+        two_suits in proptest::bool::ANY,
+        first_suit in 0u8..4,
+        stretches in proptest::collection::vec((0usize..2, 1u8..15, 3u8..7), 6),
+        naturals in 9usize..13,
+        jokers in 0u8..7,
+    ) {
+        let rules = match profile {
+            0 => l(),
+            1 => RuleSet { same_suit_runs_need_gap: false, ..l() },
+            2 => RuleSet::contract(),
+            _ => RuleSet::shanghai(),
+        };
+        let suits: Vec<u8> = if two_suits { vec![first_suit, (first_suit + 1) % 4] } else { vec![first_suit] };
+        let h = run_rich_hand(&rules, &suits, &stretches, naturals, jokers);
+        for contract in rules.contracts.iter().filter(|c| c.whole_hand) {
+            check_whole_hand_walk(&h, contract, &rules);
+        }
+    }
+}
