@@ -17,7 +17,7 @@
 
 use crate::bots::{Bot, BotKind, NativeBot};
 use crate::error::{Error, ErrorCode, Result};
-use crate::game::{observation_layout, ActionSpace, Event, GameState, GoDownCache, ObservationLayout};
+use crate::game::{observation_layout, ActionSpace, Event, GameState, ObservationLayout};
 use crate::msg;
 use crate::rng::Rng;
 use crate::rules::RuleSet;
@@ -68,8 +68,6 @@ struct Env {
     /// The legal ids of the row returned last (checked by the next step, drawn
     /// from by `sample_actions`): a short list instead of a second copy of the mask.
     legal: Vec<u16>,
-    /// The go-downs behind the go-down ids of `legal`.
-    go_downs: GoDownCache,
     seat: usize,
     /// Totals of the last finished game (empty before the first).
     last_totals: Vec<i32>,
@@ -267,18 +265,17 @@ impl VecEnv {
                     rewards.fill(0.0);
                     *truncated = false;
                     let seat = env.seat;
-                    let event = env
-                        .state
-                        .apply_cached_id(seat, id as usize, &mut env.go_downs)
-                        .map_err(|err| {
-                            let reason = err.to_message();
-                            Error::with(
-                                err.code,
-                                err.rule,
-                                msg!("vec_env.illegal_action", env = e, reason = reason),
-                            )
-                        })?;
-                    add_rewards(&event, rewards);
+                    let event = env.state.apply_legal_id(seat, id as usize).map_err(|err| {
+                        let reason = err.to_message();
+                        Error::with(
+                            err.code,
+                            err.rule,
+                            msg!("vec_env.illegal_action", env = e, reason = reason),
+                        )
+                    })?;
+                    if let Some(event) = &event {
+                        add_rewards(event, rewards);
+                    }
                     play_bots(env, agent, rewards)?;
                     *terminated = env.state.is_game_over();
                     if *terminated {
@@ -328,7 +325,6 @@ fn fresh_env(config: &VecEnvConfig, index: usize, episode: u64, last: Vec<i32>) 
         bots,
         episode,
         legal: Vec::with_capacity(64),
-        go_downs: GoDownCache::default(),
         seat: 0,
         last_totals: last,
     })
@@ -377,11 +373,10 @@ fn publish(
     mask.fill(false);
     let legal = &mut env.legal;
     legal.clear();
-    env.state
-        .for_each_legal_id_cached(space, Some(seat), &mut env.go_downs, |id| {
-            mask[id] = true;
-            legal.push(id as u16);
-        });
+    env.state.for_each_legal_id(space, Some(seat), |id| {
+        mask[id] = true;
+        legal.push(id as u16);
+    });
     env.state.write_observation(seat, layout, obs);
     *to_act = seat as i8;
 }
