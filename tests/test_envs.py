@@ -311,3 +311,48 @@ def test_env_and_raw_env_and_render_test() -> None:
 
     api_test(wrapped_env(seed=2), num_cycles=100)
     render_test(lambda render_mode=None: raw_env(render_mode=render_mode))
+
+
+def test_vector_env_copies_rows_and_reports_final_observations() -> None:
+    from liverpool.envs.vector import LiverpoolVectorEnv
+
+    envs = LiverpoolVectorEnv(3, players=4, agent_seat=1, opponents="greedy", seed=5, threads=1, reward_scale=0.5)
+    assert envs.single_action_space.n == liverpool.action_space_size()  # type: ignore[attr-defined]
+    obs, _ = envs.reset(seed=2)
+    kept = obs["observation"].copy()
+    finished = 0
+    sums = np.zeros(3)
+    for k in range(20_000):
+        mask = envs.action_masks()
+        assert np.array_equal(mask, obs["action_mask"].astype(bool))
+        actions = envs.native.sample_actions(k)
+        old = obs
+        obs, reward, terminated, truncated, info = envs.step(actions)
+        assert not np.shares_memory(obs["observation"], envs.native.final_observations)
+        assert old["observation"] is not obs["observation"]
+        sums += reward
+        if terminated.any():
+            for i in np.flatnonzero(terminated):
+                final = info["final_obs"][i]["observation"]
+                phase = envs.native.game(i).observation_layout()["phase"]
+                assert final[phase][5] == 1.0, "the final observation is at game over"
+                # L-10.3: the scaled rewards of a game add up to minus its total, scaled.
+                assert sums[i] == pytest.approx(-0.5 * info["final_info"]["totals"][i][1])
+                sums[i] = 0
+                finished += 1
+            break
+    assert finished >= 1
+    assert not np.array_equal(kept, obs["observation"]) or finished
+
+
+def test_imitation_data_rows_are_legal_ids_of_the_bots_moves() -> None:
+    from liverpool.envs.imitation import record
+
+    data = record(1, bot="greedy", seed=3)
+    rows = len(data["action"])
+    assert rows > 100 and data["obs"].shape[0] == data["mask"].shape[0] == rows
+    assert data["mask"][np.arange(rows), data["action"]].all()
+    names = liverpool.action_names()
+    assert any(names[a] == "go_down" for a in data["action"])
+    only = record(1, bot="greedy", seed=3, seats=[2])
+    assert set(only["seat"].tolist()) == {2} and len(only["action"]) < rows

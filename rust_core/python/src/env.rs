@@ -162,6 +162,7 @@ pub struct PyVecEnv {
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     to_act: Py<PyArray1<i8>>,
+    final_obs: Py<PyArray2<f32>>,
     n: usize,
     players: usize,
     space_size: usize,
@@ -203,6 +204,7 @@ impl PyVecEnv {
         let mut terminated = self.terminated.bind(py).readwrite();
         let mut truncated = self.truncated.bind(py).readwrite();
         let mut to_act = self.to_act.bind(py).readwrite();
+        let mut final_obs = self.final_obs.bind(py).readwrite();
         let internal = |e: numpy::AsSliceError| invalid_argument(msg!("arg.internal", error = e));
         let out = Outputs {
             obs: obs.as_slice_mut().map_err(internal)?,
@@ -211,6 +213,7 @@ impl PyVecEnv {
             terminated: terminated.as_slice_mut().map_err(internal)?,
             truncated: truncated.as_slice_mut().map_err(internal)?,
             to_act: to_act.as_slice_mut().map_err(internal)?,
+            final_obs: final_obs.as_slice_mut().map_err(internal)?,
         };
         py_result(py.detach(move || f(env, out)))
     }
@@ -301,6 +304,7 @@ impl PyVecEnv {
             terminated: PyArray1::zeros(py, n, false).unbind(),
             truncated: PyArray1::zeros(py, n, false).unbind(),
             to_act: PyArray1::zeros(py, n, false).unbind(),
+            final_obs: PyArray2::zeros(py, (n, obs_size), false).unbind(),
             env: Mutex::new(env),
             n,
             players,
@@ -345,6 +349,15 @@ impl PyVecEnv {
         let buf = &mut out;
         py_result(py.detach(move || env.sample_actions(seed, buf)))?;
         Ok(out.into_pyarray(py))
+    }
+
+    /// float32 `(n, obs_size)`: row `i` is the last observation of game `i`'s
+    /// last finished game, written by the step that ended it (the row's seat: the
+    /// agent, or the seat that moved last); other rows keep older values. Owned by
+    /// the environment like the other arrays: copy what you keep.
+    #[getter]
+    fn final_observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.final_obs.bind(py).clone()
     }
 
     /// int8 `(n,)`: the seat whose observation and mask each row holds.

@@ -326,13 +326,13 @@ fn bots_round_trip(preset: &str, kind: BotKind, games: u64, players: usize) -> (
 fn every_move_of_greedy_and_expert_games_has_ids_that_play_it() {
     let mut total = 0;
     for preset in RuleSet::preset_names() {
-        let (moves, longer) = bots_round_trip(preset, BotKind::Greedy, 2, 4);
+        let (moves, longer) = bots_round_trip(preset, BotKind::Greedy, 1, 4);
         assert!(longer > 0, "{preset}: no go-down or swap by greedy bots");
         total += moves;
     }
     let (moves, _) = bots_round_trip("liverpool", BotKind::Expert, 1, 4);
     total += moves;
-    assert!(total > 3_000, "{total} moves");
+    assert!(total > 2_000, "{total} moves");
 }
 
 /// The long run (behind a flag): `LIVERPOOL_ROUND_TRIP_GAMES=1000 cargo test --release
