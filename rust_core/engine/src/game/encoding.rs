@@ -834,9 +834,8 @@ impl GameState {
             return Err(space.out_of_range(id));
         }
         let decider = self.to_act().filter(|&d| d == seat);
-        if let Some(selection) = self.selection.as_deref() {
-            let selection = selection.clone();
-            return self.continue_selection(&space, decider.ok_or_else(|| space.not_legal(id))?, id, selection);
+        if self.selection.is_some() {
+            return self.continue_selection(&space, decider.ok_or_else(|| space.not_legal(id))?, id);
         }
         if let Some(action) = space.single(id) {
             if judge && (decider.is_none() || !self.is_canonical(&action)) {
@@ -878,17 +877,12 @@ impl GameState {
         Err(space.not_legal(id))
     }
 
-    /// Apply the id that continues `selection` (a copy of the game's): update it, or
-    /// make the move it completes. Nothing changes when the id does not continue it.
-    fn continue_selection(
-        &mut self,
-        space: &ActionSpace,
-        seat: usize,
-        id: usize,
-        selection: Selection,
-    ) -> Result<Option<Event>> {
-        match selection {
-            Selection::Swap { meld, card } => {
+    /// Apply the id that continues the game's selection: update it, or make the move
+    /// it completes. Nothing changes when the id does not continue it.
+    fn continue_selection(&mut self, space: &ActionSpace, seat: usize, id: usize) -> Result<Option<Event>> {
+        let (closed, open, candidates) = match self.selection.as_deref_mut() {
+            Some(Selection::Swap { meld, card }) => {
+                let (meld, card) = (*meld, *card);
                 if !(space.place_joker..space.go_down).contains(&id) {
                     return Err(space.not_legal(id));
                 }
@@ -903,39 +897,41 @@ impl GameState {
                 if !self.is_canonical(&action) {
                     return Err(space.not_legal(id));
                 }
-                self.apply(seat, &action).map(Some)
+                return self.apply(seat, &action).map(Some);
             }
-            Selection::GoDown {
-                mut closed,
-                mut open,
-                mut candidates,
-            } => {
-                if (space.go_down_card..space.go_down_meld).contains(&id) {
-                    open.push(card_of(id - space.go_down_card));
-                    let (i, n) = (closed.len(), open.len());
-                    candidates.retain(|g| g.get(i).is_some_and(|m| m.len() >= n && m[..n] == open[..]));
-                } else if id == space.go_down_meld && !open.is_empty() {
-                    let i = closed.len();
-                    candidates.retain(|g| g.get(i).is_some_and(|m| *m == open));
-                    closed.push(std::mem::take(&mut open));
-                } else {
-                    return Err(space.not_legal(id));
-                }
-                if candidates.is_empty() {
-                    return Err(space.not_legal(id));
-                }
-                if candidates.contains(&closed) {
-                    let action = Action::GoDown { melds: closed };
-                    return self.apply(seat, &action).map(Some);
-                }
-                self.selection = Some(Box::new(Selection::GoDown {
-                    closed,
-                    open,
-                    candidates,
-                }));
-                Ok(None)
+            Some(Selection::GoDown {
+                closed,
+                open,
+                candidates,
+            }) => (closed, open, candidates),
+            None => return Err(space.not_legal(id)),
+        };
+        let i = closed.len();
+        if (space.go_down_card..space.go_down_meld).contains(&id) {
+            let card = card_of(id - space.go_down_card);
+            let n = open.len();
+            let fits = |g: &Vec<Vec<Card>>| g.get(i).is_some_and(|m| m.len() > n && m[..n] == open[..] && m[n] == card);
+            if !candidates.iter().any(fits) {
+                return Err(space.not_legal(id));
             }
+            candidates.retain(fits);
+            open.push(card);
+            return Ok(None);
         }
+        if id != space.go_down_meld || open.is_empty() || !candidates.iter().any(|g| g.get(i) == Some(&*open)) {
+            return Err(space.not_legal(id));
+        }
+        let complete = candidates.iter().any(|g| g.len() == i + 1 && g[..i] == closed[..] && g[i] == *open);
+        if complete {
+            // The go-down's last meld: the engine makes the move (which drops the
+            // selection); were it refused, the selection would stay as it was.
+            let mut melds = closed.clone();
+            melds.push(open.clone());
+            return self.apply(seat, &Action::GoDown { melds }).map(Some);
+        }
+        candidates.retain(|g| g.get(i) == Some(&*open));
+        closed.push(std::mem::take(open));
+        Ok(None)
     }
 
     /// A legal move in the form the ids name it: a wild card laid off (or called,
