@@ -13,6 +13,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import liverpool
 from liverpool import GameState, IllegalMoveError, InvalidArgumentError, LiverpoolError, RuleSet
 from liverpool.envs import LiverpoolAECEnv, LiverpoolEnv, aec_env
@@ -375,3 +377,35 @@ def test_sb3_vec_env_adapter() -> None:
         obs, rewards, dones, infos = venv.step_wait()
         for i in np.flatnonzero(dones):
             assert infos[i]["terminal_observation"].shape == obs[i].shape
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    value=st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.text(max_size=4),
+        st.binary(max_size=4),
+        st.booleans(),
+        st.complex_numbers(allow_nan=False),
+        st.lists(st.integers(0, 5), max_size=2),
+    )
+)
+def test_hostile_step_values_are_typed_errors_that_change_nothing(value: object) -> None:
+    gym_env = LiverpoolEnv(players=3)
+    gym_env.reset(seed=0)
+    aec = aec_env(players=3)
+    aec.reset(seed=0)
+    for env, step in ((gym_env, gym_env.step), (aec, aec.step)):
+        before = env.state.to_json()
+        with pytest.raises(InvalidArgumentError):
+            step(value)  # type: ignore[arg-type]
+        assert env.state.to_json() == before
+
+
+def test_imitation_cli_writes_an_npz(tmp_path: Path) -> None:
+    from liverpool.envs.imitation import main
+
+    out = tmp_path / "greedy.npz"
+    assert main(["--games", "1", "--bot", "greedy", "--players", "3", "--out", str(out)]) == 0
+    data = np.load(out)
+    assert data["mask"][np.arange(len(data["action"])), data["action"]].all()
