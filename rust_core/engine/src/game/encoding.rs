@@ -910,7 +910,10 @@ impl GameState {
         if (space.go_down_card..space.go_down_meld).contains(&id) {
             let card = card_of(id - space.go_down_card);
             let n = open.len();
-            let fits = |g: &Vec<Vec<Card>>| g.get(i).is_some_and(|m| m.len() > n && m[..n] == open[..] && m[n] == card);
+            let fits = |g: &Vec<Vec<Card>>| {
+                g.get(i)
+                    .is_some_and(|m| m.len() > n && m[..n] == open[..] && m[n] == card)
+            };
             if !candidates.iter().any(fits) {
                 return Err(space.not_legal(id));
             }
@@ -921,7 +924,9 @@ impl GameState {
         if id != space.go_down_meld || open.is_empty() || !candidates.iter().any(|g| g.get(i) == Some(&*open)) {
             return Err(space.not_legal(id));
         }
-        let complete = candidates.iter().any(|g| g.len() == i + 1 && g[..i] == closed[..] && g[i] == *open);
+        let complete = candidates
+            .iter()
+            .any(|g| g.len() == i + 1 && g[..i] == closed[..] && g[i] == *open);
         if complete {
             // The go-down's last meld: the engine makes the move (which drops the
             // selection); were it refused, the selection would stay as it was.
