@@ -272,7 +272,7 @@ impl VecEnv {
                         rewards.fill(0.0);
                         *truncated = false;
                         let seat = env.seat;
-                        let event = env.state.apply_legal_id(seat, id as usize).map_err(|err| {
+                        let event = env.state.apply_legal_id(&space, seat, id as usize).map_err(|err| {
                             let reason = err.to_message();
                             Error::with(
                                 err.code,

@@ -819,23 +819,23 @@ impl GameState {
     /// with the rule id), else `invalid_action_id`.
     pub fn apply_id(&mut self, seat: usize, id: usize) -> Result<Option<Event>> {
         self.check_seat(seat)?;
-        self.apply_id_checked(seat, id, true)
+        let space = self.action_space();
+        self.apply_id_checked(&space, seat, id, true)
     }
 
     /// [`GameState::apply_id`] for an id the caller found in this state's mask of
-    /// `seat` (the VecEnv): the move is not judged twice.
-    pub fn apply_legal_id(&mut self, seat: usize, id: usize) -> Result<Option<Event>> {
-        self.apply_id_checked(seat, id, false)
+    /// `seat` (the VecEnv, which passes this game's `space`): the move is not judged twice.
+    pub fn apply_legal_id(&mut self, space: &ActionSpace, seat: usize, id: usize) -> Result<Option<Event>> {
+        self.apply_id_checked(space, seat, id, false)
     }
 
-    fn apply_id_checked(&mut self, seat: usize, id: usize, judge: bool) -> Result<Option<Event>> {
-        let space = self.action_space();
+    fn apply_id_checked(&mut self, space: &ActionSpace, seat: usize, id: usize, judge: bool) -> Result<Option<Event>> {
         if id >= space.size {
             return Err(space.out_of_range(id));
         }
         let decider = self.to_act().filter(|&d| d == seat);
         if self.selection.is_some() {
-            return self.continue_selection(&space, decider.ok_or_else(|| space.not_legal(id))?, id);
+            return self.continue_selection(space, decider.ok_or_else(|| space.not_legal(id))?, id);
         }
         if let Some(action) = space.single(id) {
             if judge && (decider.is_none() || !self.is_canonical(&action)) {
@@ -958,7 +958,9 @@ impl GameState {
 
     // ----- the moves of the play phase -------------------------------------------
 
-    /// The legal go-downs of `seat` in canonical form, sorted, without repeats.
+    /// The legal go-downs of `seat` in canonical form (in no particular order; a
+    /// go-down the search met twice may be listed twice, which the trie of the
+    /// selection does not mind).
     fn canonical_go_downs(&self, seat: usize) -> Vec<Vec<Vec<Card>>> {
         let mut found = self.legal_go_downs(seat, GO_DOWN_LIMIT);
         if found.is_empty() && self.has_go_down(seat) {
@@ -967,10 +969,7 @@ impl GameState {
             found = self.legal_go_downs(seat, 1 << 16);
             found.truncate(GO_DOWN_LIMIT);
         }
-        let mut out: Vec<Vec<Vec<Card>>> = found.iter().map(|gd| canonical_groups(&gd.melds)).collect();
-        out.sort_by_cached_key(|m| go_down_key(m));
-        out.dedup();
-        out
+        found.iter().map(|gd| canonical_groups(&gd.melds)).collect()
     }
 
     /// The legal go-downs of `seat` as the search gives them (best first, the
@@ -1127,14 +1126,4 @@ impl GameState {
 enum PlayMove {
     LayOff { slot: usize, card: Card, end: Option<End> },
     Discard(Card),
-}
-
-/// `Action`'s order for go-downs: the card ids, each meld closed by -1.
-fn go_down_key(melds: &[Vec<Card>]) -> Vec<i16> {
-    let mut key = Vec::with_capacity(16);
-    for m in melds {
-        key.extend(m.iter().map(|c| c.id() as i16));
-        key.push(-1);
-    }
-    key
 }
