@@ -53,6 +53,8 @@ COUNTS_NEVER_ONE = {
     "engine.json: contract.runs_of": "the engine sends contract.one_run_of for one run",
     "engine.json: contract.sets": "the engine sends contract.one_set for one set",
     "engine.json: contract.sets_of": "the engine sends contract.one_set_of for one set",
+    "engine.json: contract.runs_exactly": "the engine sends contract.one_run_exactly for one run",
+    "engine.json: contract.sets_exactly": "the engine sends contract.one_set_exactly for one set",
     "tour.json: deck_size": "a deck has at least 52 cards",
 }
 

@@ -44,6 +44,12 @@ def _e(value: object) -> str:
 def _holding(cards: list[Card], round: int, rules: RuleSet) -> GameState:
     """A position where seat 0 holds ``cards`` in the play phase of ``round`` (after drawing)."""
     players = rules.default_players
+    # The other seats hold one card each: an empty hand belongs only to a seat that is
+    # down (W-8 floating), and the engine refuses positions play cannot reach.
+    spare = list(liverpool.new_deck(rules, players))
+    for card in cards:
+        if card in spare:
+            spare.remove(card)
     return GameState.from_position(
         {
             "profile": rules.name,
@@ -52,7 +58,7 @@ def _holding(cards: list[Card], round: int, rules: RuleSet) -> GameState:
             "dealer": players - 1,
             "active": 0,
             "phase": "play",
-            "hands": [[str(c) for c in cards]] + [[] for _ in range(players - 1)],
+            "hands": [[str(c) for c in cards]] + [[str(spare[seat])] for seat in range(players - 1)],
             "stock": [],
             "discard": [],
             "table": [],

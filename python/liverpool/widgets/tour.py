@@ -1043,6 +1043,9 @@ def scoring_calculator(
             return
         position = _position(
             round=rules.rounds,
+            # Dealer 2: its right neighbour, seat index 1 (the learner's hand), is the
+            # cutter, the only seat that can have earned the cut bonus (L-2.3).
+            dealer=2,
             hands=[winner_hand, hand, *left],
             stock=["8♠", "8♥"],
             discard=["10♠"],
