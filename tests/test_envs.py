@@ -13,6 +13,9 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import given, settings
+from hypothesis import strategies as st
+import liverpool
 from liverpool import GameState, IllegalMoveError, InvalidArgumentError, LiverpoolError, RuleSet
 from liverpool.envs import LiverpoolAECEnv, LiverpoolEnv, aec_env
 from liverpool.envs._common import ranking_rewards
@@ -196,3 +199,213 @@ def test_every_preset_plays_to_the_end_inside_the_spaces(preset: str) -> None:
         returns[agent] += float(reward)
         env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert [returns[f"player_{s}"] for s in range(7)] == [-float(t) for t in env.state.totals]
+
+
+# --- hostile inputs (issue 17) and the conventions of issue 18 ------------------------
+
+NOT_IDS = [0.7, float("inf"), float("nan"), "0", b"1", True, np.bool_(False), 1 + 0j, [1], None]
+
+
+@pytest.mark.parametrize("illegal_action", ["penalize", "raise"])
+def test_steps_refuse_values_that_are_not_ids_and_change_nothing(illegal_action: str) -> None:
+    gym_env = LiverpoolEnv(players=4, illegal_action=illegal_action)  # type: ignore[arg-type]
+    gym_env.reset(seed=1)
+    aec = aec_env(players=4, illegal_action=illegal_action)
+    aec.reset(seed=1)
+    for bad in NOT_IDS:
+        for env, step in ((gym_env, gym_env.step), (aec, aec.step)):
+            before = env.state.to_json()
+            with pytest.raises(InvalidArgumentError) as e:
+                step(bad)  # type: ignore[arg-type]
+            assert e.value.code == "invalid_argument", bad
+            assert env.state.to_json() == before
+    # numpy integers and 0-d integer arrays are ids (what policies return).
+    legal = int(np.flatnonzero(gym_env.action_masks())[0])
+    gym_env.step(np.array(legal))
+    aec.step(np.int64(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0])))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"agent_seat": 1.5},
+        {"agent_seat": True},
+        {"agent_seat": "1"},
+        {"players": 2.0},
+        {"players": "4"},
+        {"illegal_reward": "x"},
+        {"illegal_reward": float("nan")},
+        {"reward_scale": None},
+        {"max_steps": 0},
+        {"rules": 3},
+        {"opponents": 3},
+        {"opponents": [1, 2, 3]},
+        {"render_mode": "video"},
+    ],
+)
+def test_constructors_refuse_bad_arguments_with_typed_errors(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(LiverpoolError):
+        LiverpoolEnv(**kwargs)
+    aec_kwargs = {k: v for k, v in kwargs.items() if k not in ("agent_seat", "opponents")}
+    if aec_kwargs:
+        with pytest.raises(LiverpoolError):
+            aec_env(**aec_kwargs)
+
+
+def test_a_step_after_the_game_is_over_raises_game_over() -> None:
+    env = LiverpoolEnv(players=3)
+    with pytest.raises(LiverpoolError) as e:
+        env.step(0)  # before reset
+    assert e.value.code == "game_over"
+    play_gym(env, seed=4)
+    with pytest.raises(LiverpoolError) as e:
+        env.step(0)
+    assert e.value.code == "game_over"
+
+
+def test_truncation_names_and_scaled_rewards() -> None:
+    env = LiverpoolEnv(players=4, max_steps=5, reward_scale=0.01)
+    obs, info = env.reset(seed=0)
+    names = liverpool.action_names(env.rules, 4)
+    assert info["legal_actions"] == [names[i] for i in np.flatnonzero(obs["action_mask"])]
+    truncated = False
+    steps = 0
+    while not truncated:
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+        assert not terminated
+    assert steps == 5
+    # Scaled: a whole game's return is minus the agent's total / 100 (L-10.3).
+    scaled = LiverpoolEnv(players=4, agent_seat=2, reward_scale=0.01)
+    total, _ = play_gym(scaled, seed=9)
+    assert total == pytest.approx(-scaled.state.totals[2] / 100)
+    aec = aec_env(players=4, max_steps=7)
+    aec.reset(seed=0)
+    for agent in aec.agent_iter():
+        obs, _, terminated, truncated, info = aec.last()
+        if terminated or truncated:
+            aec.step(None)
+            continue
+        assert info["legal_actions"] == [names[i] for i in np.flatnonzero(obs["action_mask"])]
+        aec.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert aec.steps == 7
+
+
+@pytest.mark.parametrize("mode", ["ansi", "human", "rgb_array"])
+def test_render_modes(mode: str, capsys: pytest.CaptureFixture[str]) -> None:
+    env = LiverpoolEnv(players=4, render_mode=mode)
+    env.reset(seed=0)
+    out = env.render()
+    if mode == "ansi":
+        assert isinstance(out, str) and out == env.state.information_state_string(0)
+    elif mode == "human":
+        assert out is None and env.state.information_state_string(0) in capsys.readouterr().out
+    else:
+        assert isinstance(out, np.ndarray) and out.dtype == np.uint8 and out.ndim == 3 and out.shape[2] == 3
+        assert out.min() < 64 and out.max() == 255  # dark text drawn on white
+
+
+@apply_marks(*PETTINGZOO_DICT_WARNINGS)
+def test_env_and_raw_env_and_render_test() -> None:
+    from liverpool.envs import env as wrapped_env
+    from liverpool.envs import raw_env
+    from pettingzoo.test import render_test
+
+    api_test(wrapped_env(seed=2), num_cycles=100)
+    render_test(lambda render_mode=None: raw_env(render_mode=render_mode))
+
+
+def test_vector_env_copies_rows_and_reports_final_observations() -> None:
+    from liverpool.envs.vector import LiverpoolVectorEnv
+
+    envs = LiverpoolVectorEnv(3, players=4, agent_seat=1, opponents="greedy", seed=5, threads=1, reward_scale=0.5)
+    assert envs.single_action_space.n == liverpool.action_space_size()  # type: ignore[attr-defined]
+    obs, _ = envs.reset(seed=2)
+    kept = obs["observation"].copy()
+    finished = 0
+    sums = np.zeros(3)
+    for k in range(20_000):
+        mask = envs.action_masks()
+        assert np.array_equal(mask, obs["action_mask"].astype(bool))
+        actions = envs.native.sample_actions(k)
+        old = obs
+        obs, reward, terminated, truncated, info = envs.step(actions)
+        assert not np.shares_memory(obs["observation"], envs.native.final_observations)
+        assert old["observation"] is not obs["observation"]
+        sums += reward
+        if terminated.any():
+            for i in np.flatnonzero(terminated):
+                final = info["final_obs"][i]["observation"]
+                phase = envs.native.game(i).observation_layout()["phase"]
+                assert final[phase][5] == 1.0, "the final observation is at game over"
+                # L-10.3: the scaled rewards of a game add up to minus its total, scaled.
+                assert sums[i] == pytest.approx(-0.5 * info["final_info"]["totals"][i][1])
+                sums[i] = 0
+                finished += 1
+            break
+    assert finished >= 1
+    assert not np.array_equal(kept, obs["observation"]) or finished
+
+
+def test_imitation_data_rows_are_legal_ids_of_the_bots_moves() -> None:
+    from liverpool.envs.imitation import record
+
+    data = record(1, bot="greedy", seed=3)
+    rows = len(data["action"])
+    assert rows > 100 and data["obs"].shape[0] == data["mask"].shape[0] == rows
+    assert data["mask"][np.arange(rows), data["action"]].all()
+    names = liverpool.action_names()
+    assert any(names[a] == "go_down" for a in data["action"])
+    only = record(1, bot="greedy", seed=3, seats=[2])
+    assert set(only["seat"].tolist()) == {2} and len(only["action"]) < rows
+
+
+def test_sb3_vec_env_adapter() -> None:
+    # Skipped where stable-baselines3 (and torch) are not installed, as on the
+    # development machine: docs/agents.md says so.
+    pytest.importorskip("stable_baselines3")
+    from liverpool.envs.sb3 import sb3_vec_env
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    sb3_check_env(LiverpoolEnv(players=4), warn=False)
+    venv = sb3_vec_env(4, seed=1)
+    obs = venv.reset()
+    assert obs.shape == (4, venv.observation_space.shape[0])
+    for k in range(3000):
+        masks = venv.action_masks()
+        venv.step_async(np.array([np.flatnonzero(m)[0] for m in masks]))
+        obs, rewards, dones, infos = venv.step_wait()
+        for i in np.flatnonzero(dones):
+            assert infos[i]["terminal_observation"].shape == obs[i].shape
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    value=st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.text(max_size=4),
+        st.binary(max_size=4),
+        st.booleans(),
+        st.complex_numbers(allow_nan=False),
+        st.lists(st.integers(0, 5), max_size=2),
+    )
+)
+def test_hostile_step_values_are_typed_errors_that_change_nothing(value: object) -> None:
+    gym_env = LiverpoolEnv(players=3)
+    gym_env.reset(seed=0)
+    aec = aec_env(players=3)
+    aec.reset(seed=0)
+    for env, step in ((gym_env, gym_env.step), (aec, aec.step)):
+        before = env.state.to_json()
+        with pytest.raises(InvalidArgumentError):
+            step(value)  # type: ignore[arg-type]
+        assert env.state.to_json() == before
+
+
+def test_imitation_cli_writes_an_npz(tmp_path: Path) -> None:
+    from liverpool.envs.imitation import main
+
+    out = tmp_path / "greedy.npz"
+    assert main(["--games", "1", "--bot", "greedy", "--players", "3", "--out", str(out)]) == 0
+    data = np.load(out)
+    assert data["mask"][np.arange(len(data["action"])), data["action"]].all()

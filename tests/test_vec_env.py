@@ -9,6 +9,8 @@ import threading
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import liverpool
 from liverpool import ConcurrentUseError, GameState, InvalidArgumentError, RuleSet, VecEnv
@@ -142,3 +144,85 @@ def test_a_busy_vec_env_raises_concurrent_use_error() -> None:
     # Whatever interleaving happened, every row is still its game's.
     for i in range(0, 64, 16):
         assert np.array_equal(env.step(env.sample_actions(7))[1][i], env.game(i).legal_action_mask(int(env.to_act[i])))
+
+
+# --- hostile inputs (issue 17): refused with a typed error, never truncated -----------
+
+_N = 3
+
+
+def _hostile_actions() -> st.SearchStrategy[object]:
+    """Action arrays a careless or hostile caller could pass: the right length but
+    not integers (floats like 6.7, bools, complex, strings, objects), the wrong shape,
+    integers outside the space or masked out."""
+    floats = st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=_N, max_size=_N)
+    return st.one_of(
+        floats.map(lambda xs: np.array(xs, dtype=np.float64)),
+        floats,
+        st.lists(st.booleans(), min_size=_N, max_size=_N).map(np.array),
+        st.lists(st.booleans(), min_size=_N, max_size=_N),
+        st.lists(st.complex_numbers(allow_nan=False), min_size=_N, max_size=_N).map(np.array),
+        st.lists(st.text(max_size=3), min_size=_N, max_size=_N),
+        st.lists(st.binary(max_size=3), min_size=_N, max_size=_N),
+        st.lists(st.integers(-(2**70), 2**70), min_size=0, max_size=_N + 2).filter(lambda xs: len(xs) != _N),
+        st.lists(st.integers(-(2**63), -1) | st.integers(2_000, 2**63 - 1), min_size=_N, max_size=_N),
+        st.lists(st.integers(0, 2**64 - 1), min_size=_N, max_size=_N).map(lambda xs: np.array(xs, dtype=np.uint64)),
+        st.lists(st.integers(0, 5), min_size=_N, max_size=_N).map(lambda xs: np.array([xs])),
+        st.just(np.array(6.7)),
+        st.just(None),
+        st.just({"a": 1}),
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(actions=_hostile_actions())
+def test_hostile_action_arrays_are_refused_and_change_nothing(actions: object) -> None:
+    env = VecEnv(_N, seed=11)
+    obs, mask = env.reset()
+    before = [env.game(i).to_json() for i in range(_N)]
+    kept = obs.copy(), mask.copy()
+    legal = all(
+        isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)) and 0 <= int(a) < mask.shape[1]
+        and mask[i, int(a)]
+        for i, a in enumerate(actions if isinstance(actions, (list, np.ndarray)) and np.ndim(actions) == 1
+                              and len(actions) == _N else [None])
+    )
+    if legal:  # an all-legal integer array is a normal step
+        env.step(actions)  # type: ignore[arg-type]
+        return
+    with pytest.raises(InvalidArgumentError) as e:
+        env.step(actions)  # type: ignore[arg-type]
+    assert e.value.code in ("invalid_argument", "invalid_action_id")
+    assert [env.game(i).to_json() for i in range(_N)] == before
+    assert np.array_equal(obs, kept[0]) and np.array_equal(mask, kept[1])
+
+
+def test_float_and_bool_ids_are_not_truncated_to_ids() -> None:
+    env = VecEnv(1, seed=2)
+    _, mask = env.reset()
+    cut = int(np.flatnonzero(mask[0])[3])
+    for bad in ([cut + 0.7], [float(cut)], np.array([cut], dtype=np.float32), [True], np.array([1 + 0j])):
+        with pytest.raises(InvalidArgumentError) as e:
+            env.step(bad)  # type: ignore[arg-type]
+        assert e.value.key == "vec_env.actions_kind", bad
+    env.step(np.array([cut], dtype=np.int32))  # any integer dtype is fine
+    assert env.game(0).phase == "draw"
+
+
+def test_numpy_integers_are_counts_seeds_and_indices_and_bools_are_not() -> None:
+    env = VecEnv(np.int64(2), seed=np.uint32(7), threads=np.int8(1), agent_seat=np.int16(0))
+    assert env.num_envs == 2
+    env.reset(seed=np.int64(3))
+    env.sample_actions(np.uint64(5))
+    assert env.game(np.int32(1)).players == 4
+    for kwargs in ({"n": True}, {"n": np.bool_(True)}, {"n": 2.0}, {"n": "2"}, {"n": 2, "seed": True},
+                   {"n": 2, "seed": 1.5}, {"n": 2, "threads": True}, {"n": 2, "agent_seat": 1.5},
+                   {"n": 2, "seed": -1}, {"n": 2, "seed": 2**64}):
+        with pytest.raises(InvalidArgumentError) as e:
+            VecEnv(**kwargs)  # type: ignore[arg-type]
+        assert e.value.code == "invalid_argument", kwargs
+    for bad in (True, 1.0, "1", -1, 2):
+        with pytest.raises(InvalidArgumentError):
+            env.game(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError):
+        env.sample_actions(0.5)  # type: ignore[arg-type]

@@ -50,7 +50,7 @@ from liverpool._core import Deal, deal, new_deck, shuffled_deck, shuffled_decks
 
 # The game: state machine, positions, scenarios
 from liverpool._core import Action, Event, GameState, ScenarioReport, TableMeld
-from liverpool._core import VecEnv, action_layout, action_space_size
+from liverpool._core import VecEnv, action_layout, action_names, action_space_size
 from liverpool.scenarios import run_scenario, run_scenarios
 
 # Native bots, Python bot interface, simulation (local or on Ray)
@@ -107,6 +107,7 @@ __all__ = [
     # reinforcement learning (docs/action-space.md)
     "action_space_size",
     "action_layout",
+    "action_names",
     "VecEnv",
     # bots
     "Bot",

@@ -20,10 +20,10 @@ except ModuleNotFoundError as exc:  # pragma: no cover - depends on the installe
         "liverpool.envs needs the 'rl' extra (PettingZoo, Gymnasium): pip install 'liverpool-rummy[rl]'"
     ) from exc
 
-from liverpool.envs.aec import LiverpoolAECEnv, aec_env
+from liverpool.envs.aec import LiverpoolAECEnv, aec_env, env, raw_env
 from liverpool.envs.gym_env import LiverpoolEnv
 
-__all__ = ["LiverpoolAECEnv", "LiverpoolEnv", "aec_env", "ENV_ID"]
+__all__ = ["LiverpoolAECEnv", "LiverpoolEnv", "aec_env", "env", "raw_env", "ENV_ID"]
 
 #: The Gymnasium id of :class:`LiverpoolEnv`.
 ENV_ID = "Liverpool-v0"

@@ -30,6 +30,7 @@ fn main() {
     let mut mask = vec![false; n * size];
     let mut rewards = vec![0f32; n * players];
     let (mut term, mut trunc, mut to_act) = (vec![false; n], vec![false; n], vec![0i8; n]);
+    let mut final_obs = vec![0f32; n * obs_size];
     macro_rules! out {
         () => {
             Outputs {
@@ -39,6 +40,7 @@ fn main() {
                 terminated: &mut term,
                 truncated: &mut trunc,
                 to_act: &mut to_act,
+                final_obs: &mut final_obs,
             }
         };
     }

@@ -53,9 +53,11 @@ const fn same_text(a: &str, b: &str) -> bool {
 
 templates! {
     "action.bad_json" => "not an action: {error}",
-    "action_id.no_id" => "{action} has no id in the action space: only the moves legal_actions lists have one",
+    "action_id.no_id" => "{action} has no id in the action space",
     "action_id.not_legal" => "action id {id} names no {block} move now",
     "action_id.out_of_range" => "action id {id} is outside the action space, whose ids are 0 to {last}",
+    "action_id.partial" => "the action ids {ids} are not one whole move",
+    "action_id.several" => "{action} takes {count} action ids: use action_ids",
     "arg.action_dict" => "an action dict is a dict, not {kind}",
     "arg.action_id" => "an action id is a non-negative integer, not {value}",
     "arg.array_kind" => "a {ndim}-D array of {dtype}",

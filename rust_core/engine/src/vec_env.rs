@@ -17,7 +17,7 @@
 
 use crate::bots::{Bot, BotKind, NativeBot};
 use crate::error::{Error, ErrorCode, Result};
-use crate::game::{observation_layout, ActionSpace, Event, GameState, GoDownCache, ObservationLayout};
+use crate::game::{observation_layout, ActionSpace, Event, GameState, ObservationLayout};
 use crate::msg;
 use crate::rng::Rng;
 use crate::rules::RuleSet;
@@ -56,6 +56,10 @@ pub struct Outputs<'a> {
     /// The seat whose observation and mask are in the row (-1 never happens: a
     /// finished game is replaced at once).
     pub to_act: &'a mut [i8],
+    /// `n × obs_size`: for a game that ended in this step, its last observation (the
+    /// seat of its row: the agent, or the seat that made the last move); rows of
+    /// games that did not end are left as they were.
+    pub final_obs: &'a mut [f32],
 }
 
 /// One environment: its game, its bots, and where it is in its sequence of games.
@@ -68,8 +72,6 @@ struct Env {
     /// The legal ids of the row returned last (checked by the next step, drawn
     /// from by `sample_actions`): a short list instead of a second copy of the mask.
     legal: Vec<u16>,
-    /// The go-downs behind the go-down ids of `legal`.
-    go_downs: GoDownCache,
     seat: usize,
     /// Totals of the last finished game (empty before the first).
     last_totals: Vec<i32>,
@@ -161,7 +163,8 @@ impl VecEnv {
             && out.rewards.len() == n * self.config.players
             && out.terminated.len() == n
             && out.truncated.len() == n
-            && out.to_act.len() == n;
+            && out.to_act.len() == n
+            && out.final_obs.len() == n * self.layout.size;
         if ok {
             Ok(())
         } else {
@@ -260,17 +263,16 @@ impl VecEnv {
                 out.terminated.par_iter_mut(),
                 out.truncated.par_iter_mut(),
                 out.to_act.par_iter_mut(),
+                out.final_obs.par_chunks_mut(layout.size),
             )
                 .into_par_iter()
                 .with_min_len(8)
-                .map(|((e, env), &id, obs, mask, rewards, terminated, truncated, to_act)| {
-                    rewards.fill(0.0);
-                    *truncated = false;
-                    let seat = env.seat;
-                    let event = env
-                        .state
-                        .apply_cached_id(seat, id as usize, &mut env.go_downs)
-                        .map_err(|err| {
+                .map(
+                    |((e, env), &id, obs, mask, rewards, terminated, truncated, to_act, final_obs)| {
+                        rewards.fill(0.0);
+                        *truncated = false;
+                        let seat = env.seat;
+                        let event = env.state.apply_legal_id(&space, seat, id as usize).map_err(|err| {
                             let reason = err.to_message();
                             Error::with(
                                 err.code,
@@ -278,18 +280,22 @@ impl VecEnv {
                                 msg!("vec_env.illegal_action", env = e, reason = reason),
                             )
                         })?;
-                    add_rewards(&event, rewards);
-                    play_bots(env, agent, rewards)?;
-                    *terminated = env.state.is_game_over();
-                    if *terminated {
-                        let totals = env.state.totals();
-                        let episode = env.episode + 1;
-                        *env = fresh_env(&config, e, episode, totals)?;
+                        if let Some(event) = &event {
+                            add_rewards(event, rewards);
+                        }
                         play_bots(env, agent, rewards)?;
-                    }
-                    publish(env, &space, &layout, agent, obs, mask, to_act);
-                    Ok(())
-                })
+                        *terminated = env.state.is_game_over();
+                        if *terminated {
+                            env.state.write_observation(env.seat, &layout, final_obs);
+                            let totals = env.state.totals();
+                            let episode = env.episode + 1;
+                            *env = fresh_env(&config, e, episode, totals)?;
+                            play_bots(env, agent, rewards)?;
+                        }
+                        publish(env, &space, &layout, agent, obs, mask, to_act);
+                        Ok(())
+                    },
+                )
                 .collect::<Result<Vec<()>>>()
         });
         self.envs = envs;
@@ -328,7 +334,6 @@ fn fresh_env(config: &VecEnvConfig, index: usize, episode: u64, last: Vec<i32>) 
         bots,
         episode,
         legal: Vec::with_capacity(64),
-        go_downs: GoDownCache::default(),
         seat: 0,
         last_totals: last,
     })
@@ -377,11 +382,10 @@ fn publish(
     mask.fill(false);
     let legal = &mut env.legal;
     legal.clear();
-    env.state
-        .for_each_legal_id_cached(space, Some(seat), &mut env.go_downs, |id| {
-            mask[id] = true;
-            legal.push(id as u16);
-        });
+    env.state.for_each_legal_id(space, Some(seat), |id| {
+        mask[id] = true;
+        legal.push(id as u16);
+    });
     env.state.write_observation(seat, layout, obs);
     *to_act = seat as i8;
 }
@@ -399,6 +403,7 @@ mod tests {
         terminated: Vec<bool>,
         truncated: Vec<bool>,
         to_act: Vec<i8>,
+        final_obs: Vec<f32>,
     }
 
     impl Buffers {
@@ -411,6 +416,7 @@ mod tests {
                 terminated: vec![false; n],
                 truncated: vec![false; n],
                 to_act: vec![0; n],
+                final_obs: vec![0.0; n * v.obs_size()],
             }
         }
         fn out(&mut self) -> Outputs<'_> {
@@ -421,6 +427,7 @@ mod tests {
                 terminated: &mut self.terminated,
                 truncated: &mut self.truncated,
                 to_act: &mut self.to_act,
+                final_obs: &mut self.final_obs,
             }
         }
     }

@@ -3,7 +3,7 @@
 //! from `game.rs`), `liverpool.action_space_size` and `liverpool.VecEnv`. Conversions only: ids, masks
 //! and legality are the engine's (`liverpool_engine::game::ActionSpace`).
 
-use crate::args::{int_arg, players_arg, seed_arg, threads_arg, u64_arg};
+use crate::args::{players_arg, threads_arg};
 use crate::cards::PyRuleSet;
 use crate::errors::{busy, invalid_argument, py_result};
 use crate::game::PyGameState;
@@ -15,16 +15,54 @@ use liverpool_engine::search::with_threads;
 use liverpool_engine::vec_env::{Outputs, VecEnv, VecEnvConfig};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PySlice};
+use pyo3::types::{PyBool, PyDict, PyInt, PySlice};
 use std::sync::{Arc, Mutex, TryLockError};
 
+/// A count, seed or index: a Python or numpy integer in `0..2**64`; a bool, a float
+/// or anything else is `invalid_argument` naming `what` (never a bare `TypeError`).
+pub fn index_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    let refuse = || invalid_argument(msg!("arg.u64", what = what, value = obj));
+    // `True` is an int to Python and numpy's bool has `__index__`: neither is a count.
+    let type_name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    if obj.is_instance_of::<PyBool>() || type_name == "bool" || type_name == "bool_" {
+        return Err(refuse());
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return obj.extract::<u64>().map_err(|_| refuse());
+    }
+    // numpy integers (and any exact integer type) through `operator.index`.
+    let index = obj
+        .py()
+        .import("operator")?
+        .getattr("index")?
+        .call1((obj,))
+        .map_err(|_| refuse())?;
+    index.extract::<u64>().map_err(|_| refuse())
+}
+
 /// An action id argument: any non-negative Python or numpy integer (one beyond the
-/// space is the engine's `invalid_action_id`); anything else is `invalid_argument`.
+/// space is the engine's `invalid_action_id`); a bool, a float, a string or anything
+/// else is `invalid_argument`.
 pub fn action_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    int_arg(obj)
+    index_arg(obj, "action id")
         .ok()
         .and_then(|id| usize::try_from(id).ok())
         .ok_or_else(|| invalid_argument(msg!("arg.action_id", value = obj)))
+}
+
+/// A sequence of action ids (each as [`action_id_arg`]).
+pub fn action_ids_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    let items = obj
+        .try_iter()
+        .map_err(|_| invalid_argument(msg!("arg.action_id", value = obj)))?;
+    let mut ids = Vec::new();
+    for item in items {
+        ids.push(action_id_arg(&item?)?);
+        if ids.len() > 1 << 16 {
+            return Err(invalid_argument(msg!("arg.action_id", value = obj)));
+        }
+    }
+    Ok(ids)
 }
 
 /// `name -> slice` of the blocks of `space`, in id order.
@@ -34,6 +72,13 @@ pub fn layout_dict<'py>(py: Python<'py>, space: &ActionSpace) -> PyResult<Bound<
         d.set_item(name, PySlice::new(py, range.start as isize, range.end as isize, 1))?;
     }
     Ok(d)
+}
+
+/// The names of every id of a space, in id order (the same in every state).
+fn names_of(space: &ActionSpace) -> Vec<String> {
+    (0..space.size)
+        .map(|id| space.id_name(id).unwrap_or_default())
+        .collect()
 }
 
 /// The number of action ids of a rule set (profile L by default) and player count
@@ -62,9 +107,23 @@ fn action_layout<'py>(
     layout_dict(py, &ActionSpace::new(&rules, players as usize))
 }
 
+/// A short name of every action id of a rule set and player count, in id order:
+/// what each id means, the same in every state (`discard 7♦`, `go_down_card JK`, …).
+#[pyfunction]
+#[pyo3(signature = (rules = None, players = None))]
+fn action_names(
+    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
+    players: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<String>> {
+    let rules = rules.map(|r| r.rules.clone()).unwrap_or_else(RuleSet::liverpool);
+    let players = players_arg(players, &rules)?;
+    Ok(names_of(&ActionSpace::new(&rules, players as usize)))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(action_space_size, m)?)?;
     m.add_function(wrap_pyfunction!(action_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(action_names, m)?)?;
     m.add_class::<PyVecEnv>()?;
     Ok(())
 }
@@ -91,6 +150,7 @@ pub struct PyVecEnv {
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     to_act: Py<PyArray1<i8>>,
+    final_obs: Py<PyArray2<f32>>,
     n: usize,
     players: usize,
     space_size: usize,
@@ -132,6 +192,7 @@ impl PyVecEnv {
         let mut terminated = self.terminated.bind(py).readwrite();
         let mut truncated = self.truncated.bind(py).readwrite();
         let mut to_act = self.to_act.bind(py).readwrite();
+        let mut final_obs = self.final_obs.bind(py).readwrite();
         let internal = |e: numpy::AsSliceError| invalid_argument(msg!("arg.internal", error = e));
         let out = Outputs {
             obs: obs.as_slice_mut().map_err(internal)?,
@@ -140,13 +201,16 @@ impl PyVecEnv {
             terminated: terminated.as_slice_mut().map_err(internal)?,
             truncated: truncated.as_slice_mut().map_err(internal)?,
             to_act: to_act.as_slice_mut().map_err(internal)?,
+            final_obs: final_obs.as_slice_mut().map_err(internal)?,
         };
         py_result(py.detach(move || f(env, out)))
     }
 }
 
-/// The action ids of one step: a 1-D integer array (or anything `numpy.asarray`
-/// turns into one).
+/// The action ids of one step: a 1-D array (or sequence) of integers. Floats, bools,
+/// complex numbers, strings and objects are refused (`vec_env.actions_kind`), never
+/// truncated to ids; unsigned ids beyond `i64` wrap to negative ones, which every
+/// step refuses as out of range.
 fn actions_arg(py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
     let kind = || {
         actions
@@ -155,23 +219,29 @@ fn actions_arg(py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>>
             .map(|n| n.to_string())
             .unwrap_or_else(|_| "?".into())
     };
-    let converted;
-    let array = match actions.cast::<PyArray1<i64>>() {
-        Ok(a) => a,
-        Err(_) => {
-            converted = py
-                .import("numpy")?
-                .getattr("asarray")?
-                .call1((actions, "int64"))
-                .map_err(|_| invalid_argument(msg!("vec_env.actions_kind", kind = kind())))?;
-            converted
-                .cast::<PyArray1<i64>>()
-                .map_err(|_| invalid_argument(msg!("vec_env.actions_kind", kind = kind())))?
-        }
-    };
-    let readonly = array.readonly();
-    let view = readonly.as_array();
-    Ok(view.iter().copied().collect())
+    if let Ok(a) = actions.cast::<PyArray1<i64>>() {
+        return Ok(a.readonly().as_array().iter().copied().collect());
+    }
+    let refuse = |what: String| invalid_argument(msg!("vec_env.actions_kind", kind = what));
+    let numpy = py.import("numpy")?;
+    let array = numpy
+        .getattr("asarray")?
+        .call1((actions,))
+        .map_err(|_| refuse(kind()))?;
+    let dtype = array.getattr("dtype")?;
+    let dtype_kind: String = dtype.getattr("kind")?.extract()?;
+    if dtype_kind != "i" && dtype_kind != "u" {
+        return Err(refuse(format!("{} of {}", kind(), dtype.str()?)));
+    }
+    let converted = array.call_method1("astype", ("int64",))?;
+    let array = converted.cast::<PyArray1<i64>>().map_err(|_| {
+        refuse(format!(
+            "{} of {} dimensions",
+            kind(),
+            array.getattr("ndim").map(|d| d.to_string()).unwrap_or_default()
+        ))
+    })?;
+    Ok(array.readonly().as_array().iter().copied().collect())
 }
 
 #[pymethods]
@@ -189,15 +259,20 @@ impl PyVecEnv {
         agent_seat: Option<&Bound<'_, PyAny>>,
         threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let n = u64_arg(n, "n")?;
+        let n = index_arg(n, "n")?;
         let rules = rules.map(|r| r.rules.clone()).unwrap_or_else(RuleSet::liverpool);
         let players = players_arg(players, &rules)? as usize;
-        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+        let seed = seed.map(|s| index_arg(s, "seed")).transpose()?.unwrap_or(0);
         let opponents = opponents
             .map(|o| py_result(BotKind::parse(&crate::cards::str_arg(o, "opponents")?)))
             .transpose()?;
-        let agent_seat = agent_seat.map(|s| u64_arg(s, "agent_seat")).transpose()?.unwrap_or(0);
-        let threads = threads_arg(threads)?;
+        let agent_seat = agent_seat.map(|s| index_arg(s, "agent_seat")).transpose()?.unwrap_or(0);
+        let threads = match threads {
+            Some(t) if index_arg(t, "threads").is_err() => {
+                return Err(invalid_argument(msg!("arg.threads", threads = t)))
+            }
+            t => threads_arg(t)?,
+        };
         py_result(with_threads(threads, || ()))?;
         let config = VecEnvConfig {
             n: usize::try_from(n).unwrap_or(usize::MAX),
@@ -217,6 +292,7 @@ impl PyVecEnv {
             terminated: PyArray1::zeros(py, n, false).unbind(),
             truncated: PyArray1::zeros(py, n, false).unbind(),
             to_act: PyArray1::zeros(py, n, false).unbind(),
+            final_obs: PyArray2::zeros(py, (n, obs_size), false).unbind(),
             env: Mutex::new(env),
             n,
             players,
@@ -230,7 +306,7 @@ impl PyVecEnv {
     /// and return `(obs, mask)`: float32 `(n, obs_size)` and bool `(n, action_space_size)`.
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(&self, py: Python<'py>, seed: Option<&Bound<'py, PyAny>>) -> PyResult<Reset<'py>> {
-        let seed = seed.map(seed_arg).transpose()?;
+        let seed = seed.map(|s| index_arg(s, "seed")).transpose()?;
         self.with_outputs(py, |env, out| env.reset(seed, out))?;
         Ok((self.obs.bind(py).clone(), self.mask.bind(py).clone()))
     }
@@ -254,13 +330,22 @@ impl PyVecEnv {
 
     /// One uniformly random legal id per game (int64 `(n,)`), drawn natively from `seed`.
     fn sample_actions<'py>(&self, py: Python<'py>, seed: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let seed = seed_arg(seed)?;
+        let seed = index_arg(seed, "seed")?;
         let env = self.lock()?;
         let env = &*env;
         let mut out = vec![0i64; self.n];
         let buf = &mut out;
         py_result(py.detach(move || env.sample_actions(seed, buf)))?;
         Ok(out.into_pyarray(py))
+    }
+
+    /// float32 `(n, obs_size)`: row `i` is the last observation of game `i`'s
+    /// last finished game, written by the step that ended it (the row's seat: the
+    /// agent, or the seat that moved last); other rows keep older values. Owned by
+    /// the environment like the other arrays: copy what you keep.
+    #[getter]
+    fn final_observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.final_obs.bind(py).clone()
     }
 
     /// int8 `(n,)`: the seat whose observation and mask each row holds.
@@ -295,7 +380,7 @@ impl PyVecEnv {
 
     /// A copy of game `index` now (for tests and inspection).
     fn game(&self, index: &Bound<'_, PyAny>) -> PyResult<PyGameState> {
-        let i = u64_arg(index, "index")?;
+        let i = index_arg(index, "index")?;
         let env = self.lock()?;
         usize::try_from(i)
             .ok()
@@ -332,6 +417,10 @@ impl PyVecEnv {
     /// The blocks of the action space, as `name -> slice`.
     fn action_layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         layout_dict(py, &ActionSpace::new(&self.rules, self.players))
+    }
+    /// The name of every action id, in id order (see `liverpool.action_names`).
+    fn action_names(&self) -> Vec<String> {
+        names_of(&ActionSpace::new(&self.rules, self.players))
     }
     fn __repr__(&self) -> String {
         format!(

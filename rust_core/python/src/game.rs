@@ -1017,29 +1017,54 @@ impl PyGameState {
         Ok(mask.into_pyarray(py))
     }
 
-    /// The id of `action` now (`InvalidArgumentError`, code `invalid_action_id`, for a
-    /// move that has none, e.g. `decline_discard`).
+    /// The one id of `action` now: the engine's error for a move it refuses;
+    /// `invalid_action_id` (`action_id.several`) for a move of several ids (a swap, a
+    /// go-down: see `action_ids`).
     fn action_id(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<usize> {
         let action = extract_action(action)?;
         py_result(self.read(py, |s| s.action_id(&action)))
     }
 
-    /// The action `action_id` stands for now (go-downs and swaps: the k-th legal one).
-    fn action_from_id(&self, py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResult<PyAction> {
-        let id = crate::env::action_id_arg(action_id)?;
-        let action = self.read(py, |s| s.action_from_id(id));
-        Ok(py_result(action)?.into())
+    /// The ids of `action` now, in the order `apply_id` takes them (one for most
+    /// moves, two for a joker swap, `2 + cards + melds` for a go-down).
+    fn action_ids(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+        let action = extract_action(action)?;
+        py_result(self.read(py, |s| s.action_ids(&action)))
     }
 
-    /// Apply the move `action_id` stands for, by `seat`. Exactly the ids of
-    /// `legal_action_mask(seat)` are accepted; a refused id changes nothing.
-    fn apply_id(&self, py: Python<'_>, seat: &Bound<'_, PyAny>, action_id: &Bound<'_, PyAny>) -> PyResult<PyEvent> {
+    /// The move `action_id` completes now (`action_id.partial` when it only starts
+    /// or continues one).
+    fn action_from_id(&self, py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        // Arguments are converted before the lock is taken (no Python code under it).
+        let id = crate::env::action_id_arg(action_id)?;
+        Ok(py_result(self.read(py, |s| s.action_from_id(id)))?.into())
+    }
+
+    /// The move a whole sequence of ids names (in any state).
+    fn action_from_ids(&self, py: Python<'_>, action_ids: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        let ids = crate::env::action_ids_arg(action_ids)?;
+        Ok(py_result(self.read(py, |s| s.action_from_ids(&ids)))?.into())
+    }
+
+    /// The ids chosen so far of a move being chosen id by id (empty when none is).
+    #[getter]
+    fn selection_ids(&self, py: Python<'_>) -> Vec<usize> {
+        self.read(py, |s| s.selection_ids())
+    }
+
+    /// Apply the id by `seat`: the event of the move it completes, or `None` when it
+    /// only chose part of a move. Exactly the ids of `legal_action_mask(seat)` are
+    /// accepted; a refused id changes nothing.
+    fn apply_id(
+        &self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        action_id: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<PyEvent>> {
         let seat = self.seat(seat)?;
         let id = crate::env::action_id_arg(action_id)?;
         let event = self.lock(py).apply_id(seat, id);
-        Ok(PyEvent {
-            event: py_result(event)?,
-        })
+        Ok(py_result(event)?.map(|event| PyEvent { event }))
     }
 
     /// The blocks of `observation_tensor`, in order, as `name -> slice`: card blocks
@@ -1060,6 +1085,9 @@ impl PyGameState {
             ("flags", lay.flags),
             ("round", lay.round),
             ("stock_size", lay.stock_size),
+            ("selected", lay.selected),
+            ("selected_meld", lay.selected_meld),
+            ("selecting", lay.selecting),
         ];
         let d = PyDict::new(py);
         for (i, (name, start)) in starts.iter().enumerate() {

@@ -33,9 +33,7 @@ mod tests_rule_ids;
 mod tests_w;
 
 pub use action::{Action, Event, EventKind, RoundEnd, RoundEndReason};
-pub use encoding::{
-    ActionSpace, GoDownCache, CALL_PER_MELD, FIXED_ACTIONS, GO_DOWN_CAP, LAY_OFF_PER_MELD, SWAP_JOKER_CAP,
-};
+pub use encoding::{ActionSpace, CALL_PER_MELD, FIXED_ACTIONS, SWAP_PER_MELD};
 pub use infoset::InfoSet;
 pub use legal::GO_DOWN_LIMIT;
 pub use position::{Position, PositionCalls, PositionMeld, PositionRng, PositionWindow};

@@ -443,6 +443,7 @@ impl GameState {
             went_out: pos.winner.map(|s| s as u8),
             rng,
             history: History::default(),
+            selection: None,
             rules,
         };
         state.validate()?;

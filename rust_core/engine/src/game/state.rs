@@ -4,6 +4,7 @@
 //! refused action leaves the state exactly as it was.
 
 use super::action::{Action, Event, EventKind, History, RoundEnd, RoundEndReason};
+use super::encoding::Selection;
 use crate::card::{Card, CardCounts, CARD_KINDS};
 use crate::deal::{bad_cut, deal_round, draw_cut, shuffled_deck_with, Dealt};
 use crate::error::{Error, ErrorCode, Message, Result};
@@ -196,6 +197,9 @@ pub struct GameState {
     pub(crate) went_out: Option<u8>,
     pub(crate) rng: Rng,
     pub(crate) history: History,
+    /// The move being chosen id by id (a joker swap, a go-down; game/encoding.rs),
+    /// cleared by every move applied. Not part of a position.
+    pub(crate) selection: Option<Box<Selection>>,
 }
 
 /// Two states are equal when the game is in the same situation, RNG included; the
@@ -218,6 +222,7 @@ impl PartialEq for GameState {
             && self.turn == o.turn
             && self.went_out == o.went_out
             && self.rng == o.rng
+            && self.selection == o.selection
     }
 }
 
@@ -423,6 +428,7 @@ impl GameState {
             went_out: None,
             rng,
             history: History::with_game_capacity(),
+            selection: None,
             rules,
         })
     }
@@ -945,6 +951,9 @@ impl GameState {
             Ok(plan) => {
                 if record {
                     self.history.push(seat as u8, action);
+                }
+                if self.selection.is_some() {
+                    self.selection = None; // a move made: any half-chosen one is dropped
                 }
                 Ok(self.execute::<O>(seat as u8, plan))
             }

@@ -686,7 +686,9 @@ fn views_hide_other_hands_and_the_stock() {
     let t = g.observation_tensor(0).unwrap();
     let lay = observation_layout(4, 7);
     assert_eq!(t.len(), lay.size);
-    assert_eq!(lay.size, 4 * 53 + 4 * 4 + 8 + 2 + 7 + 1); // the size docs/state-machine.md gives: 246
+    // The size docs/state-machine.md gives: 354 (with the selection blocks of docs/action-space.md).
+    assert_eq!(lay.size, 4 * 53 + 4 * 4 + 8 + 2 + 7 + 1 + 53 + 53 + 2);
+    assert!(t[lay.selected..].iter().all(|&x| x == 0.0), "nothing is being chosen");
     assert_eq!(t[lay.hand + c("7♠").id() as usize], 1.0);
     assert_eq!(t[lay.hand_sizes], 8.0);
     assert_eq!(t[lay.hand_sizes + 1], 1.0);

@@ -83,6 +83,12 @@ pub struct ObservationLayout {
     pub flags: usize,
     pub round: usize,
     pub stock_size: usize,
+    /// Cards chosen so far for the move being chosen id by id (a go-down's cards, a
+    /// swap's natural), then those of the go-down's meld being chosen, then two flags:
+    /// a go-down / a swap is being chosen (all zero for other seats).
+    pub selected: usize,
+    pub selected_meld: usize,
+    pub selecting: usize,
     pub size: usize,
 }
 
@@ -114,6 +120,9 @@ pub fn observation_layout(players: usize, rounds: usize) -> ObservationLayout {
     let flags = phase + PHASE_NAMES.len();
     let round = flags + 2;
     let stock_size = round + rounds;
+    let selected = stock_size + 1;
+    let selected_meld = selected + k;
+    let selecting = selected_meld + k;
     ObservationLayout {
         hand,
         discard_top,
@@ -127,7 +136,10 @@ pub fn observation_layout(players: usize, rounds: usize) -> ObservationLayout {
         flags,
         round,
         stock_size,
-        size: stock_size + 1,
+        selected,
+        selected_meld,
+        selecting,
+        size: selecting + 2,
     }
 }
 
@@ -282,5 +294,16 @@ impl GameState {
         out[lay.flags + 1] = self.down_this_turn as u8 as f32;
         out[lay.round + self.round as usize - 1] = 1.0;
         out[lay.stock_size] = self.stock.len() as f32;
+        if self.to_act() == Some(seat) {
+            if let Some((go_down, all, open)) = self.selection_cards() {
+                for c in all {
+                    out[lay.selected + c.id() as usize] += 1.0;
+                }
+                for c in open {
+                    out[lay.selected_meld + c.id() as usize] += 1.0;
+                }
+                out[lay.selecting + usize::from(!go_down)] = 1.0;
+            }
+        }
     }
 }

@@ -93,6 +93,46 @@ pub fn count_go_downs(
     })
 }
 
+/// Has the hand a go-down whose cards left pass `keep`? The search stops at the
+/// first one: the action mask's one `go_down` id (docs/action-space.md) needs no
+/// more. Unlike [`count_go_downs`] it judges every go-down, not only the `limit`
+/// best (the two agree whenever a hand has at most `limit` go-downs).
+pub fn any_go_down(
+    hand: &CardCounts,
+    contract: &Contract,
+    rules: &RuleSet,
+    limit: usize,
+    mut keep: impl FnMut(&CardCounts) -> bool,
+) -> bool {
+    if rules.wild_rank.is_some() || may_repeat(contract, rules) {
+        return all_go_downs(hand, contract, rules, limit)
+            .iter()
+            .any(|gd| keep(&gd.left));
+    }
+    struct First<F> {
+        keep: F,
+        found: bool,
+    }
+    impl<F: FnMut(&CardCounts) -> bool> Goal for First<F> {
+        const BOUNDED: bool = false;
+        const ORDER_FREE: bool = true;
+        fn worth(&self, _ub: u32) -> bool {
+            !self.found
+        }
+        fn leaf(&mut self, _search: &GoDownSearch, node: &Node) -> bool {
+            // Without wild cards a go-down's pool left is its cards left.
+            self.found = (self.keep)(&CardCounts(node.pool));
+            self.found
+        }
+    }
+    let mut goal = First {
+        keep: &mut keep,
+        found: false,
+    };
+    with_scratch(|scratch| search_go_down(&joker_form(hand, rules), contract, rules, scratch, &mut goal));
+    goal.found
+}
+
 /// The go-down `k` (from 0) in id order (`Action`'s order: the melds' card ids) of
 /// the go-downs [`count_go_downs`] counts with the same `keep`; `None` beyond them.
 pub fn nth_go_down(
