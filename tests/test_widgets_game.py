@@ -15,22 +15,7 @@ import liverpool  # noqa: E402
 from liverpool import Action, GameState, i18n  # noqa: E402
 from liverpool.widgets import board_html, describe_action, describe_event, scenario_player  # noqa: E402
 
-WORKED_EXAMPLE = {
-    "round": 1,
-    "dealer": 3,
-    "active": 0,
-    "phase": "draw",
-    "hands": [
-        ["7♠", "7♥", "9♠", "9♥", "9♦", "3♣", "4♣", "5♣", "8♦", "A♥"],
-        ["2♦", "6♠", "10♣", "K♠"],
-        ["2♥", "3♥", "5♠", "6♥", "8♠", "10♦", "J♥", "K♥", "K♦", "A♣"],
-        ["2♣", "3♦", "5♥", "6♣", "8♥", "10♠", "J♠", "Q♣", "A♦", "JK"],
-    ],
-    "stock": ["5♦", "6♦", "J♣", "2♠", "3♠", "8♣"],
-    "discard": ["9♣", "7♦"],
-    "table": [{"owner": 1, "cards": ["4♦", "4♠", "4♥"]}, {"owner": 1, "cards": ["Q♠", "Q♥", "Q♦"]}],
-    "down": [False, True, False, False],
-}
+from worked_example import WORKED_EXAMPLE  # noqa: E402 - the one copy of L-11's position
 
 STEPS = [
     {"seat": 0, "do": "take_discard"},
