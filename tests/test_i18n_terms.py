@@ -14,15 +14,14 @@ a countable turn ("toda vez", "nesta vez", "o jogador da vez", "sua vez"), never
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import NamedTuple
 
+import notebook_generator
 import pytest
 
 from liverpool import i18n
@@ -163,12 +162,7 @@ def _catalogue_texts(lang: str) -> Iterator[Text]:
 
 
 def _build_notebooks() -> object:
-    spec = importlib.util.spec_from_file_location("build_notebooks", ROOT / "scripts" / "build_notebooks.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("build_notebooks", module)
-    spec.loader.exec_module(module)
-    return module
+    return notebook_generator.load()
 
 
 _INLINE = re.compile(r"⟦([^⟦⟧]*)⟧")

@@ -8,16 +8,15 @@ repr (``Card('7♦')``, ``Action.discard``, ``array(``, ``None``) and no stray r
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import shutil
-import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import nbformat
+import notebook_generator
 import pytest
 from nbclient import NotebookClient
 
@@ -28,12 +27,7 @@ NOTEBOOKS = ROOT / "notebooks"
 
 
 def _load_generator() -> Any:
-    spec = importlib.util.spec_from_file_location("build_notebooks", ROOT / "scripts" / "build_notebooks.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("build_notebooks", module)
-    spec.loader.exec_module(module)
-    return module
+    return notebook_generator.load()
 
 
 generator = _load_generator()
