@@ -168,7 +168,8 @@ impl Ord for Action {
     }
 }
 
-fn end_code(end: Option<End>) -> u8 {
+/// An end as one byte (0 none, 1 low, 2 high): the binary action format and the action ids.
+pub(super) fn end_code(end: Option<End>) -> u8 {
     match end {
         None => 0,
         Some(End::Low) => 1,
@@ -176,7 +177,7 @@ fn end_code(end: Option<End>) -> u8 {
     }
 }
 
-fn end_from_code(code: u8) -> Option<End> {
+pub(super) fn end_from_code(code: u8) -> Option<End> {
     match code {
         1 => Some(End::Low),
         2 => Some(End::High),

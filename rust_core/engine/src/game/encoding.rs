@@ -107,19 +107,11 @@ pub struct ActionSpace {
 }
 
 fn end_code(end: Option<End>) -> usize {
-    match end {
-        None => 0,
-        Some(End::Low) => 1,
-        Some(End::High) => 2,
-    }
+    usize::from(super::action::end_code(end))
 }
 
 fn code_end(code: usize) -> Option<End> {
-    match code {
-        1 => Some(End::Low),
-        2 => Some(End::High),
-        _ => None,
-    }
+    u8::try_from(code).ok().and_then(super::action::end_from_code)
 }
 
 fn card_of(id: usize) -> Card {
