@@ -11,27 +11,11 @@ from typing import Any
 import pytest
 from liverpool import Action, Card, GameState, IllegalMoveError, InvalidRulesError, RuleSet
 
-W_TABLE = [
-    {"owner": 0, "cards": ["7♠", "7♥", "7♦"]},
-    {"owner": 0, "cards": ["9♠", "9♥", "9♦"]},
-    {"owner": 2, "cards": ["K♥", "K♦", "K♣"]},
-]
-
+from w_table_position import W_TABLE, w_table_position
 
 def w_position(**change: Any) -> dict[str, Any]:
-    position: dict[str, Any] = {
-        "profile": "liverpool-classic",
-        "round": 1,
-        "active": 0,
-        "phase": "play",
-        "hands": [["7♣", "K♠", "2♦"], ["3♥", "4♥"], ["9♣", "6♠", "6♣"], ["8♦", "8♠"]],
-        "stock": ["10♦", "J♦", "Q♦"],
-        "discard": ["4♣"],
-        "table": W_TABLE,
-        "down": [True, False, True, False],
-    }
-    position.update(change)
-    return position
+    """Round 1, seat 0 in its play phase."""
+    return w_table_position(**{"round": 1, "phase": "play", **change})
 
 
 def test_the_draw_waits_for_the_window_and_says_so() -> None:

@@ -15,35 +15,18 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from liverpool import Action, GameState, NativeBot, PositionError, RuleSet
 
-W_TABLE = [
-    {"owner": 0, "cards": ["7♠", "7♥", "7♦"]},
-    {"owner": 0, "cards": ["9♠", "9♥", "9♦"]},
-    {"owner": 2, "cards": ["K♥", "K♦", "K♣"]},
-]
-
+from w_table_position import W_TABLE, w_table_position
 
 def w_position(**change: Any) -> dict[str, Any]:
     """Profile W (liverpool-classic), round 2, seat 0 to draw; seats 0 and 2 are down."""
-    position: dict[str, Any] = {
-        "profile": "liverpool-classic",
-        "round": 2,
-        "dealer": 3,
-        "active": 0,
-        "phase": "draw",
-        "hands": [["7♣", "K♠", "2♦"], ["3♥", "4♥"], ["9♣", "6♠", "6♣"], ["8♦", "8♠"]],
-        "stock": ["10♦", "J♦", "Q♦"],
-        "discard": ["4♣"],
-        "table": W_TABLE,
-        "down": [True, False, True, False],
-        "totals": [10, 20, 30, 40],
-    }
-    position.update(change)
-    return position
+    return w_table_position(
+        **{"round": 2, "dealer": 3, "phase": "draw", "totals": [10, 20, 30, 40], **change}
+    )
 
 
 def l_position(**change: Any) -> dict[str, Any]:
@@ -254,6 +237,9 @@ REAL_POSITIONS = {preset: positions_of_a_greedy_game(preset, seed=7, limit=250) 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(PRESETS), st.integers(0, 10**6), st.integers(1, 3))
+# Found by this test: round scores in W-7's call window (phase call_discard) loaded, and
+# then the state differed from its own reloaded position (docs/positions.md).
+@example(preset="liverpool-classic", seed=2003, changes=1)
 def test_a_mutated_position_is_refused_or_playable_to_the_end(preset: str, seed: int, changes: int) -> None:
     rng = random.Random(seed)
     position = rng.choice(REAL_POSITIONS[preset])

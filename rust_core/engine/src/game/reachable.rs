@@ -23,7 +23,11 @@ impl GameState {
     /// The reachability checks of a loaded state (after [`GameState::validate`]).
     pub(crate) fn check_reachable(&self) -> Result<()> {
         let rounds = self.rules.rounds();
-        let live = matches!(self.phase, Phase::Draw { .. } | Phase::Play | Phase::Buying(_));
+        // The phases of a round in play, W-7's call window included.
+        let live = matches!(
+            self.phase,
+            Phase::Draw { .. } | Phase::Play | Phase::Buying(_) | Phase::Calling(_) | Phase::CallDiscard { .. }
+        );
         // L-3 / L-10.3: a round that is over waits for the next round, which must exist;
         // the game is over only after the last round.
         match self.phase {
