@@ -360,25 +360,6 @@ def test_imitation_data_rows_are_legal_ids_of_the_bots_moves() -> None:
     assert set(only["seat"].tolist()) == {2} and len(only["action"]) < rows
 
 
-def test_sb3_vec_env_adapter() -> None:
-    # Skipped where stable-baselines3 (and torch) are not installed, as on the
-    # development machine: docs/agents.md says so.
-    pytest.importorskip("stable_baselines3")
-    from liverpool.envs.sb3 import sb3_vec_env
-    from stable_baselines3.common.env_checker import check_env as sb3_check_env
-
-    sb3_check_env(LiverpoolEnv(players=4), warn=False)
-    venv = sb3_vec_env(4, seed=1)
-    obs = venv.reset()
-    assert obs.shape == (4, venv.observation_space.shape[0])
-    for k in range(3000):
-        masks = venv.action_masks()
-        venv.step_async(np.array([np.flatnonzero(m)[0] for m in masks]))
-        obs, rewards, dones, infos = venv.step_wait()
-        for i in np.flatnonzero(dones):
-            assert infos[i]["terminal_observation"].shape == obs[i].shape
-
-
 @settings(max_examples=60, deadline=None)
 @given(
     value=st.one_of(
