@@ -15,6 +15,7 @@ skips.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import gymnasium as gym
@@ -395,3 +396,13 @@ def test_observation_bounds_are_per_entry_and_hold_in_play() -> None:
         seen = np.maximum(seen, obs["observation"])
         env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert (seen <= high).all() and (seen[layout["phase"]] == 1).any()
+
+
+def test_the_bench_section_skips_cleanly_without_sb3_contrib(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``liverpool bench`` must not fail where the rl extra is not installed.
+    from liverpool import bench
+
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # import sb3_contrib now raises ImportError
+    ctx = bench.Context(quick=True, seed=0)
+    assert bench.bench_maskable_ppo(ctx) == []
+    assert any("sb3-contrib is not installed" in note for note in ctx.notes)
