@@ -73,7 +73,7 @@ def round_trip_budget() -> tuple[int, int]:
     seats) this run plays: 20 and 2 per hypothesis example of the profile (dev: 1,000
     and 100; ci, what ``make test`` runs: 2,000 and 200; long, ``make test-long``:
     20,000 and 2,000). ``LIVERPOOL_ROUND_TRIP_GAMES=N`` sets N greedy and N // 10
-    expert games. A greedy game is about 1,300 moves (10 ms with the checks below),
+    expert games. A greedy game is about 1,100 moves (5 ms with the checks below),
     a game with an expert seat about 70 ms."""
     override = os.environ.get("LIVERPOOL_ROUND_TRIP_GAMES")
     greedy = int(override) if override else 20 * settings().max_examples

@@ -85,6 +85,13 @@ def test_aec_round_rewards_add_up_to_minus_the_totals() -> None:
     assert [returns[f"player_{s}"] for s in range(4)] == [-float(t) for t in env.state.totals]
 
 
+def test_aec_reward_scale_multiplies_every_round_reward() -> None:
+    env = aec_env(players=4, reward_scale=0.01)
+    returns = play_aec(env, seed=3)
+    # L-10.3: the scaled returns are minus the totals / 100.
+    assert [returns[f"player_{s}"] for s in range(4)] == pytest.approx([-t / 100 for t in env.state.totals])
+
+
 def test_aec_ranking_rewards_come_at_the_end() -> None:
     env = aec_env(players=3, rules="shanghai", reward="ranking")
     returns = play_aec(env, seed=5)
