@@ -365,6 +365,11 @@ def test_imitation_data_rows_are_legal_ids_of_the_bots_moves() -> None:
     assert any(names[a] == "go_down" for a in data["action"])
     only = record(1, bot="greedy", seed=3, seats=[2])
     assert set(only["seat"].tolist()) == {2} and len(only["action"]) < rows
+    # The expert with a small budget (fast data); a budget for another bot is refused.
+    expert = record(1, bot="expert", seed=3, seats=[0], budget=1, players=3)
+    assert expert["mask"][np.arange(len(expert["action"])), expert["action"]].all()
+    with pytest.raises(InvalidArgumentError):
+        record(1, bot="greedy", budget=1)
 
 
 @settings(max_examples=60, deadline=None)

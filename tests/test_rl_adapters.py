@@ -22,6 +22,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from gymnasium.wrappers.vector import DictInfoToList, RecordEpisodeStatistics
 from sb3_contrib import MaskablePPO
@@ -406,3 +408,44 @@ def test_the_bench_section_skips_cleanly_without_sb3_contrib(monkeypatch: pytest
     ctx = bench.Context(quick=True, seed=0)
     assert bench.bench_maskable_ppo(ctx) == []
     assert any("sb3-contrib is not installed" in note for note in ctx.notes)
+
+
+def _hostile_vector_actions(n: int) -> st.SearchStrategy[object]:
+    """What a careless learner could hand a vector adapter: floats, bools, strings,
+    complex numbers, nested or ragged lists, other lengths and shapes, ids outside the
+    space, huge unsigned ids, and (sometimes) a valid array of legal-looking ids."""
+    size = liverpool.action_space_size()
+    floats = st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=n, max_size=n)
+    return st.one_of(
+        floats.map(np.array),
+        floats,
+        st.lists(st.booleans(), min_size=n, max_size=n).map(np.array),
+        st.lists(st.text(max_size=2), min_size=n, max_size=n),
+        st.lists(st.complex_numbers(allow_nan=False), min_size=n, max_size=n).map(np.array),
+        st.lists(st.integers(0, size - 1), min_size=0, max_size=n + 2).filter(lambda xs: len(xs) != n),
+        st.lists(st.integers(-(2**63), -1) | st.integers(size, 2**63 - 1), min_size=n, max_size=n),
+        st.lists(st.integers(0, 2**64 - 1), min_size=n, max_size=n).map(lambda xs: np.array(xs, dtype=np.uint64)),
+        st.lists(st.integers(0, size - 1), min_size=n, max_size=n).map(lambda xs: np.array([xs])),
+        st.lists(st.lists(st.integers(0, 3), max_size=3), min_size=n, max_size=n),
+        st.sampled_from([None, 3, 3.5, "abc", {"a": 1}, np.array(6.7), object()]),
+    )
+
+
+@settings(max_examples=80, deadline=None)
+@given(actions=_hostile_vector_actions(3))
+def test_hostile_action_arrays_change_no_game_in_either_vector_adapter(actions: object) -> None:
+    vector = LiverpoolVectorEnv(3, seed=11, threads=1)
+    vector.reset()
+    adapter = sb3_vec_env(3, seed=11, threads=1)
+    adapter.reset()
+    for native, step in ((vector.native, vector.step), (adapter.vector.native, adapter.step)):
+        before = [native.game(i).to_json() for i in range(3)]
+        try:
+            step(actions)  # type: ignore[arg-type]
+        except InvalidArgumentError as e:
+            assert e.code in ("invalid_argument", "invalid_action_id")
+            assert [native.game(i).to_json() for i in range(3)] == before
+        else:
+            # Only an integer array of legal ids (one per game) may be played.
+            played = np.asarray(actions)
+            assert played.shape == (3,) and played.dtype.kind in "iu"
