@@ -59,8 +59,11 @@ def test_sb3_check_env_passes_on_the_gymnasium_env(kwargs: dict[str, Any]) -> No
 
 
 def test_make_vec_env_builds_liverpool_v0_with_its_render_mode() -> None:
-    # make_vec_env passes render_mode: the crash. SB3 tiles the frames of its
-    # environments, so every rgb_array frame must have one size.
+    # make_vec_env passes render_mode="rgb_array" unless told otherwise: the issue's
+    # crash. SB3 tiles the frames of its environments, so every rgb_array frame must
+    # have one size.
+    plain = make_vec_env("Liverpool-v0", n_envs=2)
+    assert plain.render_mode == "rgb_array" and plain.reset()["observation"].shape[0] == 2
     venv = make_vec_env("Liverpool-v0", n_envs=2, seed=3, env_kwargs={"players": 4, "render_mode": "rgb_array"})
     obs = venv.reset()
     assert set(obs) == {"observation", "action_mask"} and obs["observation"].shape[0] == 2
