@@ -453,3 +453,22 @@ def test_hostile_action_arrays_change_no_game_in_either_vector_adapter(actions: 
             # Only an integer array of legal ids (one per game) may be played.
             played = np.asarray(actions)
             assert played.shape == (3,) and played.dtype.kind in "iu"
+
+
+def test_vector_adapters_render_every_game() -> None:
+    vector = LiverpoolVectorEnv(2, threads=1, render_mode="ansi")
+    vector.reset(seed=1)
+    assert vector.render() == tuple(vector.native.game(i).information_state_string(0) for i in range(2))
+    assert LiverpoolVectorEnv(2, threads=1).render() is None
+    with pytest.raises(InvalidArgumentError):
+        LiverpoolVectorEnv(2, render_mode="human")
+    # SB3 tiles the games' frames (two frames: one above the other).
+    adapter = sb3_vec_env(2, threads=1, render_mode="rgb_array")
+    adapter.reset()
+    assert adapter.render_mode == "rgb_array"
+    single = sb3_vec_env(1, threads=1, render_mode="rgb_array")
+    single.reset()
+    frame = single.render()
+    tiled = adapter.render()
+    assert frame is not None and tiled is not None
+    assert tiled.shape == (2 * frame.shape[0], frame.shape[1], 3) and tiled.dtype == np.uint8

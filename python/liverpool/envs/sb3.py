@@ -15,7 +15,9 @@ conventions, so SB3's algorithms and ``VecEnv`` wrappers (``VecMonitor``,
   ``infos[i]["TimeLimit.truncated"]`` (always False: every game ends, L-9.3);
 - every array returned is new (SB3's rollout buffer keeps references);
 - ``seed(s)`` (SB3 gives game ``i`` the seed ``s + i``; the native games are seeded
-  together from ``s``) takes effect at the next ``reset()``.
+  together from ``s``) takes effect at the next ``reset()``;
+- ``render_mode="rgb_array"``: ``render()`` tiles every game's frame (SB3's own
+  tiling), and ``VecVideoRecorder`` can record them.
 
 Actions are validated before any game moves: an integer array of shape
 ``(num_envs,)`` with ids in the space, each legal in its game (else
@@ -59,7 +61,8 @@ class LiverpoolSB3VecEnv(VecEnv):
 
     def __init__(self, num_envs: int, **kwargs: Any) -> None:
         self.vector = LiverpoolVectorEnv(num_envs, **kwargs)
-        self.render_mode: str | None = None  # read by VecEnv.__init__ through get_attr
+        # Read by VecEnv.__init__ through get_attr; SB3 renders rgb_array frames (tiled).
+        self.render_mode: str | None = self.vector.render_mode
         single = self.vector.single_observation_space
         assert isinstance(single, spaces.Dict)
         box = single["observation"]
@@ -122,7 +125,13 @@ class LiverpoolSB3VecEnv(VecEnv):
         self.vector.close()
 
     def get_images(self) -> Sequence[npt.NDArray[Any] | None]:
-        return [None for _ in range(self.num_envs)]
+        """Every game's frame (``render_mode="rgb_array"``; SB3's ``render()`` tiles
+        them, ``VecVideoRecorder`` records them), else ``None`` for each."""
+        if self.vector.render_mode != "rgb_array":
+            return [None for _ in range(self.num_envs)]
+        frames = self.vector.render()
+        assert frames is not None
+        return list(frames)
 
     def _indices(self, indices: Indices) -> list[int]:
         if indices is None:

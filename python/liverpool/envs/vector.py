@@ -25,6 +25,8 @@ per game per step.
   lists and other shapes are refused (``InvalidArgumentError``, ``invalid_argument``),
   ids outside the space too (``invalid_action_id``), and an illegal id refuses the
   whole step (``invalid_action_id``, naming the game): nothing changes.
+- ``render_mode="ansi"`` or ``"rgb_array"``: ``render()`` gives one frame per game
+  (the agent's information state, as ``Liverpool-v0`` renders it).
 - ``reset(seed=s)`` seeds every game (game ``i`` of episode ``k`` from ``(s, i, k)``);
   a list of seeds is accepted in Gymnasium's form for one integer,
   ``[s, s + 1, …, s + n - 1]`` (or all ``None``). ``step`` before ``reset`` raises
@@ -55,13 +57,16 @@ from gymnasium.vector.utils import batch_space
 from liverpool._core import RuleSet, VecEnv
 from liverpool.envs._common import (
     actions_arg,
+    check_choice,
     check_float,
     check_int,
     check_seed,
     closed_error,
+    frame_rows,
     game_over_error,
     new_state,
     observation_space,
+    render_rgb,
     resolve_rules,
 )
 from liverpool.errors import InvalidArgumentError
@@ -92,7 +97,7 @@ def vector_seed(seed: object, num_envs: int) -> int | None:
 class LiverpoolVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` games of one agent seat against native bots (see the module's docstring)."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi", "rgb_array"]}
 
     def __init__(
         self,
@@ -104,7 +109,11 @@ class LiverpoolVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArr
         seed: int | None = None,
         threads: int | None = None,
         reward_scale: float = 1.0,
+        render_mode: str | None = None,
     ) -> None:
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, ("ansi", "rgb_array"))
+        self.render_mode = render_mode
         self.rules = resolve_rules(rules)
         self.players = self.rules.default_players if players is None else check_int("players", players, 1)
         self.agent_seat = check_int("agent_seat", agent_seat, 0, self.players - 1)
@@ -130,6 +139,7 @@ class LiverpoolVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArr
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._mask: npt.NDArray[np.bool_] = np.zeros((self.num_envs, self.action_space_size), dtype=np.bool_)
         self._needs_reset = True
+        self.frame_rows = frame_rows(self.rules, self.players)
 
     def _observation(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]) -> Observation:
         self._mask = mask.copy()
@@ -177,6 +187,19 @@ class LiverpoolVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArr
             infos["final_info"] = {"totals": totals, "_totals": done.copy()}
             infos["_final_info"] = done.copy()
         return self._observation(obs, mask), reward, done, truncated.copy(), infos
+
+    def render(self) -> tuple[Any, ...] | None:
+        """One frame per game, of the agent's information state
+        (``information_state_string``): text for ``render_mode="ansi"``, an RGB array
+        of one size for ``"rgb_array"`` (as ``Liverpool-v0`` draws it); ``None``
+        without a render mode. Each frame copies its game out of Rust: for videos
+        and debugging, not for every training step."""
+        if self.render_mode is None:
+            return None
+        texts = [self.native.game(i).information_state_string(self.agent_seat) for i in range(self.num_envs)]
+        if self.render_mode == "ansi":
+            return tuple(texts)
+        return tuple(render_rgb(text, self.frame_rows) for text in texts)
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
