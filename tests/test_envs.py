@@ -51,7 +51,14 @@ def test_aec_passes_the_seed_test() -> None:
     seed_test(lambda: aec_env(players=4), num_cycles=300)
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"players": 3, "rules": "shanghai", "reward": "ranking", "render_mode": "ansi"}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"players": 3, "rules": "shanghai", "reward": "ranking", "render_mode": "ansi"},
+        {"opponents": "random", "max_steps": 20, "reward_scale": 0.01, "render_mode": "rgb_array"},
+    ],
+)
 def test_gym_env_passes_check_env(kwargs: dict[str, Any]) -> None:
     env = gym.make("Liverpool-v0", **kwargs)
     check_env(env.unwrapped)

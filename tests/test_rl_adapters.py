@@ -51,7 +51,14 @@ def masked_random(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 # --- stable-baselines3 ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"players": 3, "rules": "shanghai", "reward": "ranking", "reward_scale": 0.01}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"players": 3, "rules": "shanghai", "reward": "ranking", "reward_scale": 0.01},
+        {"opponents": "random", "max_steps": 20, "reward_scale": 0.01},  # truncation
+    ],
+)
 def test_sb3_check_env_passes_on_the_gymnasium_env(kwargs: dict[str, Any]) -> None:
     # SB3's checker, warnings as errors (pytest's filterwarnings = error): it warns
     # about nothing in Liverpool-v0.
@@ -160,6 +167,30 @@ def test_maskable_ppo_trains_on_the_adapter_and_predicts_legal_ids() -> None:
         actions, _ = model.predict(obs, action_masks=masks, deterministic=False)
         assert masks[np.arange(4), actions].all()
         obs, _, _, _ = venv.step(actions)
+
+
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be:UserWarning")
+def test_pettingzoo_api_test_passes_with_truncation() -> None:
+    # Every agent truncated after 40 steps: PettingZoo's checker walks the dead steps.
+    from pettingzoo.test import api_test
+
+    from liverpool.envs import env
+
+    api_test(env(seed=3, max_steps=40), num_cycles=200)
+    e = env(seed=3, max_steps=40)
+    e.reset(seed=3)
+    ends = set()
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            ends.add((agent, terminated, truncated))
+            e.step(None)
+        else:
+            e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    # Every seat ends truncated, none terminated, the game still running.
+    assert ends == {(f"player_{s}", False, True) for s in range(4)}
+    assert e.unwrapped.steps == 40 and not e.unwrapped.state.is_game_over
 
 
 # --- Gymnasium vector -------------------------------------------------------------------
