@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from gymnasium.wrappers.vector import DictInfoToList, RecordEpisodeStatistics
 from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.evaluation import evaluate_policy
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 from stable_baselines3.common.env_util import make_vec_env
@@ -167,6 +168,12 @@ def test_maskable_ppo_trains_on_the_adapter_and_predicts_legal_ids() -> None:
         actions, _ = model.predict(obs, action_masks=masks, deterministic=False)
         assert masks[np.arange(4), actions].all()
         obs, _, _, _ = venv.step(actions)
+    # sb3-contrib's own masked evaluation plays whole games through the adapter.
+    rewards, lengths = evaluate_policy(
+        model, VecMonitor(sb3_vec_env(4, seed=1, threads=1, reward_scale=0.01)), n_eval_episodes=4,
+        return_episode_rewards=True, warn=True,
+    )
+    assert len(rewards) == len(lengths) == 4 and min(lengths) > 20
 
 
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
