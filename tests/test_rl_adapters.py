@@ -36,8 +36,7 @@ from stable_baselines3.common.vec_env import VecCheckNan, VecEnv, VecMonitor, Ve
 import liverpool
 import liverpool.envs
 from liverpool import IllegalMoveError, InvalidArgumentError, LiverpoolError
-from liverpool.envs import LiverpoolEnv, aec_env
-from liverpool.envs._common import observation_high
+from liverpool.envs import LiverpoolEnv, aec_env, observation_high
 from liverpool.envs.sb3 import LiverpoolSB3VecEnv, sb3_vec_env
 from liverpool.envs.vector import LiverpoolVectorEnv
 
