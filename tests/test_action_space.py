@@ -4,8 +4,10 @@ Every id means the same thing in every state (``action_names``); the mask is
 exactly the ids ``apply_id`` accepts; every move the engine accepts — every move of
 the native bots included — has one id sequence (``action_ids``) that plays to the
 same game and decodes back (``action_from_ids``); a refused id raises a typed error
-and changes nothing (issue 18, item 1). The thorough versions run natively
-(``game/tests_encoding.rs``); these check the binding on a sample.
+and changes nothing (issue 18, item 1). The round trip plays thousands of greedy
+games and hundreds of games with an expert seat through the release extension
+(``round_trip_budget``: more under ``make test-long``); the Rust versions
+(``game/tests_encoding.rs``) check the same natively.
 """
 
 from __future__ import annotations
@@ -60,21 +62,116 @@ def play_by_ids(g: GameState, seat: int, action: Action) -> GameState:
     return by_move
 
 
-@pytest.mark.parametrize("bot", ["greedy", "expert"])
-def test_every_move_of_native_bots_has_ids_that_play_it(bot: str) -> None:
+# --- the round trip of every move of thousands of bot games (issue 18, item 1) ---------
+
+#: The games are cut into parts (one test each) so pytest-xdist shares them out.
+ROUND_TRIP_PARTS = 4
+
+
+def round_trip_budget() -> tuple[int, int]:
+    """How many greedy games and games with one expert seat (budget 1, three greedy
+    seats) this run plays: 20 and 2 per hypothesis example of the profile (dev: 1,000
+    and 100; ci, what ``make test`` runs: 2,000 and 200; long, ``make test-long``:
+    20,000 and 2,000). ``LIVERPOOL_ROUND_TRIP_GAMES=N`` sets N greedy and N // 10
+    expert games. A greedy game is about 1,100 moves (5 ms with the checks below),
+    a game with an expert seat about 70 ms."""
+    override = os.environ.get("LIVERPOOL_ROUND_TRIP_GAMES")
+    greedy = int(override) if override else 20 * settings().max_examples
+    expert = max(1, greedy // 10) if override else 2 * settings().max_examples
+    return greedy, expert
+
+
+def check_refused_or_accepted(g: GameState, seat: int, probe: Action) -> bool:
+    """``probe`` (an earlier move, usually refused now) has ids exactly when the engine
+    accepts it, and a refused one makes ``action_id`` and ``action_ids`` raise the
+    engine's own refusal (same code). Whether it was accepted. (Plain ``try`` rather
+    than ``pytest.raises``: this runs tens of thousands of times.)"""
+    try:
+        g.clone().apply(seat, probe)
+    except LiverpoolError as refusal:
+        for convert in (g.action_id, g.action_ids):
+            try:
+                convert(probe)
+            except LiverpoolError as e:
+                assert e.code == refusal.code, (probe, e.code, refusal.code)
+            else:
+                raise AssertionError(f"{probe} is refused ({refusal.code}) but has ids")
+        return False
+    ids = g.action_ids(probe)
+    if len(ids) == 1:
+        assert g.action_id(probe) == ids[0]
+    else:
+        with pytest.raises(InvalidArgumentError) as e:
+            g.action_id(probe)
+        assert e.value.key == "action_id.several"
+    return True
+
+
+def round_trip_game(g: GameState, bots: list[NativeBot]) -> tuple[int, int, int]:
+    """Play ``g`` to its end, every move by the ids of the bot's move: ``action_ids``,
+    then ``action_from_ids`` gives the same move (or, when the move was given in
+    another order, one with the same ids that makes the same game), each id accepted
+    by ``apply_id`` (which accepts exactly the mask's ids), only the last one making
+    the move. Every 4th decision also probes the move before it. Returns (moves,
+    moves of several ids, refused probes)."""
+    moves = several = refused = 0
+    previous: Action | None = None
+    while (seat := g.to_act) is not None:
+        if previous is not None and moves % 4 == 0:
+            refused += not check_refused_or_accepted(g, seat, previous)
+        action = bots[seat].choose(g, seat)
+        ids = g.action_ids(action)
+        decoded = g.action_from_ids(ids)
+        reference = None
+        if decoded != action:
+            # A go-down's melds or a lay-off's cards in another order, a joker's end
+            # left to the engine (L-5.3): the canonical move has the same ids.
+            assert g.action_ids(decoded) == ids, (action, decoded)
+            reference = g.clone()
+            reference.apply(seat, action)
+        for k, action_id in enumerate(ids):
+            event = g.apply_id(seat, action_id)
+            assert (event is None) == (k < len(ids) - 1), (action, ids, k)
+        if reference is not None and reference != g:
+            assert _table_key(reference) == _table_key(g), action
+            assert reference.hand(seat) == g.hand(seat) and reference.totals == g.totals
+        moves += 1
+        several += len(ids) > 1
+        previous = action
+    return moves, several, refused
+
+
+@pytest.mark.parametrize("part", range(ROUND_TRIP_PARTS))
+def test_every_move_of_thousands_of_bot_games_converts_to_ids_and_back(part: int) -> None:
     # L-4.6 go-downs, L-5.3 lay-offs (a joker without an end goes where the engine puts
     # it), L-7.2 swaps: the 81 moves of 200 greedy games that had no usable id before.
-    games = int(os.environ.get("LIVERPOOL_ROUND_TRIP_GAMES", "2" if bot == "greedy" else "1"))
-    moves = several = 0
-    for seed in range(games):
-        g = GameState(seed=seed, rules=RuleSet("liverpool-classic"))
-        bots = [NativeBot(bot, seed=seed * 7 + s) for s in range(4)]
-        while (seat := g.to_act) is not None:
-            action = bots[seat].choose(g, seat)
-            several += len(g.action_ids(action)) > 1
-            g = play_by_ids(g, seat, action)
-            moves += 1
-    assert moves > 300 and several > 0
+    # Greedy games rotate through every preset (profile L, C, W, Shanghai, C-8 wild
+    # queens); expert games are profile L with the expert in a rotating seat.
+    greedy, expert = round_trip_budget()
+    moves = several = refused = 0
+    for i in range(part, greedy, ROUND_TRIP_PARTS):
+        rules = RuleSet(PRESETS[i % len(PRESETS)])
+        g = GameState(seed=i, rules=rules)
+        bots = [NativeBot("greedy", seed=i * 7 + s) for s in range(g.players)]
+        m, s, r = round_trip_game(g, bots)
+        moves, several, refused = moves + m, several + s, refused + r
+    for i in range(part, expert, ROUND_TRIP_PARTS):
+        g = GameState(seed=10**6 + i)
+        bots = [NativeBot("greedy", seed=i * 7 + s) for s in range(g.players)]
+        bots[i % g.players] = NativeBot("expert", seed=i, budget=1)
+        m, s, r = round_trip_game(g, bots)
+        moves, several, refused = moves + m, several + s, refused + r
+    games = len(range(part, greedy, ROUND_TRIP_PARTS)) + len(range(part, expert, ROUND_TRIP_PARTS))
+    assert moves > 300 * games and several > games and refused > games
+
+
+def test_a_whole_game_of_four_experts_converts_to_ids_and_back() -> None:
+    # Experts against each other play differently (more swaps and lay-offs against
+    # experts): one game at budget 1 (a few seconds), ten under the long profile.
+    for i in range(1 if settings().max_examples < 1000 else 10):
+        g = GameState(seed=2 * 10**6 + i)
+        moves, several, _ = round_trip_game(g, [NativeBot("expert", seed=i * 4 + s, budget=1) for s in range(4)])
+        assert moves > 300 and several > 0
 
 
 def test_a_joker_laid_off_without_an_end_has_the_id_of_where_it_goes() -> None:

@@ -51,7 +51,14 @@ def test_aec_passes_the_seed_test() -> None:
     seed_test(lambda: aec_env(players=4), num_cycles=300)
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"players": 3, "rules": "shanghai", "reward": "ranking", "render_mode": "ansi"}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"players": 3, "rules": "shanghai", "reward": "ranking", "render_mode": "ansi"},
+        {"opponents": "random", "max_steps": 20, "reward_scale": 0.01, "render_mode": "rgb_array"},
+    ],
+)
 def test_gym_env_passes_check_env(kwargs: dict[str, Any]) -> None:
     env = gym.make("Liverpool-v0", **kwargs)
     check_env(env.unwrapped)
@@ -83,6 +90,13 @@ def test_aec_round_rewards_add_up_to_minus_the_totals() -> None:
     assert env.state.is_game_over and env.agents == []
     # L-10.3: a seat's total is the sum of its round scores (the cut bonus included).
     assert [returns[f"player_{s}"] for s in range(4)] == [-float(t) for t in env.state.totals]
+
+
+def test_aec_reward_scale_multiplies_every_round_reward() -> None:
+    env = aec_env(players=4, reward_scale=0.01)
+    returns = play_aec(env, seed=3)
+    # L-10.3: the scaled returns are minus the totals / 100.
+    assert [returns[f"player_{s}"] for s in range(4)] == pytest.approx([-t / 100 for t in env.state.totals])
 
 
 def test_aec_ranking_rewards_come_at_the_end() -> None:
@@ -358,25 +372,11 @@ def test_imitation_data_rows_are_legal_ids_of_the_bots_moves() -> None:
     assert any(names[a] == "go_down" for a in data["action"])
     only = record(1, bot="greedy", seed=3, seats=[2])
     assert set(only["seat"].tolist()) == {2} and len(only["action"]) < rows
-
-
-def test_sb3_vec_env_adapter() -> None:
-    # Skipped where stable-baselines3 (and torch) are not installed, as on the
-    # development machine: docs/agents.md says so.
-    pytest.importorskip("stable_baselines3")
-    from liverpool.envs.sb3 import sb3_vec_env
-    from stable_baselines3.common.env_checker import check_env as sb3_check_env
-
-    sb3_check_env(LiverpoolEnv(players=4), warn=False)
-    venv = sb3_vec_env(4, seed=1)
-    obs = venv.reset()
-    assert obs.shape == (4, venv.observation_space.shape[0])
-    for k in range(3000):
-        masks = venv.action_masks()
-        venv.step_async(np.array([np.flatnonzero(m)[0] for m in masks]))
-        obs, rewards, dones, infos = venv.step_wait()
-        for i in np.flatnonzero(dones):
-            assert infos[i]["terminal_observation"].shape == obs[i].shape
+    # The expert with a small budget (fast data); a budget for another bot is refused.
+    expert = record(1, bot="expert", seed=3, seats=[0], budget=1, players=3)
+    assert expert["mask"][np.arange(len(expert["action"])), expert["action"]].all()
+    with pytest.raises(InvalidArgumentError):
+        record(1, bot="greedy", budget=1)
 
 
 @settings(max_examples=60, deadline=None)

@@ -841,3 +841,81 @@ def bench_vec_env(ctx: Context) -> list[Row]:
         note="env.step(env.sample_actions(k)): observation float32 and mask bool rows for every game each step"
         + ("" if baseline is not None else "; no python_loop_actions_per_s in this run, so no ratio"),
     )]
+
+
+# --- maskable_ppo: the SB3 VecEnv adapter against DummyVecEnv (docs/agents.md) ---------
+
+
+def _maskable_ppo_steps_per_s(make_env: Callable[[], Any], timesteps: int, n_steps: int, seed: int) -> float:
+    """Training steps per second of MaskablePPO (``learn``: rollouts and updates) on
+    the ``VecEnv`` ``make_env()`` builds; the model is built before the clock starts."""
+    from sb3_contrib import MaskablePPO
+
+    venv = make_env()
+    model = MaskablePPO(
+        "MlpPolicy", venv, n_steps=n_steps, batch_size=n_steps * venv.num_envs, n_epochs=1, seed=seed, device="cpu"
+    )
+    start = time.perf_counter()
+    model.learn(total_timesteps=timesteps)
+    seconds = time.perf_counter() - start
+    venv.close()
+    return model.num_timesteps / seconds
+
+
+@section("maskable_ppo")
+def bench_maskable_ppo(ctx: Context) -> list[Row]:
+    """MaskablePPO (sb3-contrib) training on one agent seat against greedy bots:
+    ``liverpool.envs.sb3`` (the native games behind SB3's ``VecEnv``) against SB3's
+    ``DummyVecEnv`` of ``Liverpool-v0`` (one Python env per game), same policy, same
+    sizes, torch on one thread, measured one after the other. The adapter steps its
+    games on every core (its default); DummyVecEnv steps one game after another."""
+    try:
+        import gymnasium as gym
+        import torch
+        from sb3_contrib import MaskablePPO  # noqa: F401
+        from stable_baselines3.common.vec_env import DummyVecEnv
+
+        import liverpool.envs  # noqa: F401  (registers Liverpool-v0)
+        from liverpool.envs.sb3 import sb3_vec_env
+    except ImportError:
+        ctx.notes.append("maskable_ppo: sb3-contrib is not installed (pip install 'liverpool-rummy[rl]'); rows skipped")
+        return []
+    n_envs = ctx.size(4, 8)
+    n_steps = ctx.size(32, 256)
+    timesteps = n_envs * n_steps * ctx.size(2, 4)
+
+    def single() -> Any:
+        env = gym.make("Liverpool-v0", players=4, opponents="greedy", reward_scale=0.01)
+        box = env.observation_space["observation"]  # type: ignore[index]
+        return gym.wrappers.TransformObservation(env, lambda obs: obs["observation"], box)
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        adapter = _maskable_ppo_steps_per_s(
+            lambda: sb3_vec_env(n_envs, players=4, seed=ctx.seed, reward_scale=0.01),
+            timesteps, n_steps, ctx.seed,
+        )
+        dummy = _maskable_ppo_steps_per_s(lambda: DummyVecEnv([single] * n_envs), timesteps, n_steps, ctx.seed)
+    finally:
+        torch.set_num_threads(threads)
+    return [
+        Row(
+            "maskable_ppo_adapter_steps_per_s",
+            f"MaskablePPO on the SB3 VecEnv adapter, {n_envs} games",
+            adapter,
+            "steps/s",
+            target="> DummyVecEnv",
+            baseline=dummy,
+            ratio_key="maskable_ppo_adapter_vs_dummy_vec_env",
+            ratio=adapter / dummy,
+            note=f"{timesteps:,} training steps (rollouts of {n_steps} x {n_envs}, one epoch of updates each), "
+            "torch on one thread; the adapter steps its games on every core, DummyVecEnv one by one",
+        ),
+        Row(
+            "maskable_ppo_dummy_vec_env_steps_per_s",
+            f"MaskablePPO on DummyVecEnv of {n_envs} Liverpool-v0",
+            dummy,
+            "steps/s",
+        ),
+    ]

@@ -4,6 +4,9 @@
 - :class:`LiverpoolAECEnv` / :func:`aec_env`: PettingZoo AEC, every seat an agent.
 - :class:`LiverpoolEnv`: Gymnasium, one seat against native bots, registered as
   ``Liverpool-v0`` when this package is imported (``gym.make("Liverpool-v0")``).
+- :mod:`liverpool.envs.vector`: a Gymnasium vector env over the native ``VecEnv``;
+  :mod:`liverpool.envs.sb3`: a stable-baselines3 ``VecEnv`` over it (MaskablePPO).
+- :func:`observation_high`: each observation entry's bound, to scale by.
 
 Both observe ``{"observation": float32, "action_mask": int8}`` and act with the
 ids of the engine's fixed action space (docs/action-space.md); docs/agents.md
@@ -20,10 +23,11 @@ except ModuleNotFoundError as exc:  # pragma: no cover - depends on the installe
         "liverpool.envs needs the 'rl' extra (PettingZoo, Gymnasium): pip install 'liverpool-rummy[rl]'"
     ) from exc
 
+from liverpool.envs._common import observation_high
 from liverpool.envs.aec import LiverpoolAECEnv, aec_env, env, raw_env
 from liverpool.envs.gym_env import LiverpoolEnv
 
-__all__ = ["LiverpoolAECEnv", "LiverpoolEnv", "aec_env", "env", "raw_env", "ENV_ID"]
+__all__ = ["LiverpoolAECEnv", "LiverpoolEnv", "aec_env", "env", "raw_env", "observation_high", "ENV_ID"]
 
 #: The Gymnasium id of :class:`LiverpoolEnv`.
 ENV_ID = "Liverpool-v0"

@@ -26,7 +26,9 @@ and, by default (``illegal_action="penalize"``), gives the acting agent
 acts again. ``illegal_action="raise"`` raises the engine's
 ``IllegalMoveError``/``InvalidArgumentError`` instead. A value that is not an
 integer id (``0.7``, ``"0"``, ``b"1"``, ``True``, ``None`` for a live agent) raises
-``InvalidArgumentError`` in both modes.
+``InvalidArgumentError`` (``invalid_argument``) in both modes, and so does an
+integer outside ``0..size-1`` (``invalid_action_id``). After ``close()``, ``reset``
+and ``step`` raise ``LiverpoolError`` with code ``env_closed``.
 
 :func:`env` wraps :func:`raw_env` in PettingZoo's ``OrderEnforcingWrapper`` (the
 classic games' convention).
@@ -61,6 +63,9 @@ from liverpool.envs._common import (
     check_choice,
     check_float,
     check_int,
+    check_seed,
+    closed_error,
+    frame_rows,
     legal_names,
     names_of,
     new_state,
@@ -111,7 +116,7 @@ class LiverpoolAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.reward_scale = check_float("reward_scale", reward_scale)
         self.max_steps = None if max_steps is None else check_int("max_steps", max_steps, 1)
         self.render_mode = render_mode
-        self._rng = np.random.default_rng(None if seed is None else check_int("seed", seed, 0))
+        self._rng = np.random.default_rng(check_seed(seed))
         # A state to size the spaces (and to refuse a bad table size now).
         self.state: GameState = new_state(self.rules, self.players, 0)
         self.possible_agents = [f"player_{seat}" for seat in range(self.players)]
@@ -120,8 +125,10 @@ class LiverpoolAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
         self.action_spaces = {agent: act_space for agent in self.possible_agents}
         self.action_names = names_of(self.rules, self.players)
+        self.frame_rows = frame_rows(self.rules, self.players)
         self.game_seed = 0
         self.steps = 0
+        self._closed = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         space: spaces.Space[Any] = self.observation_spaces[agent]
@@ -137,8 +144,10 @@ class LiverpoolAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game: seeded by ``seed`` when given, else by the environment's generator."""
+        if self._closed:
+            raise closed_error()
         if seed is not None:
-            self._rng = np.random.default_rng(check_int("seed", seed, 0))
+            self._rng = np.random.default_rng(check_seed(seed))
         self.game_seed = int(self._rng.integers(SEED_BOUND))
         self.state = new_state(self.rules, self.players, self.game_seed)
         self.steps = 0
@@ -163,13 +172,15 @@ class LiverpoolAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         return observe(self.state, self.seat_of(agent))
 
     def step(self, action: int | None) -> None:
+        if self._closed:
+            raise closed_error()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None:
             raise InvalidArgumentError(f"{agent} must act: None is only for a terminated agent", "invalid_argument")
-        action_id = action_arg(action)
+        action_id = action_arg(action, self.state.action_space_size)
         seat = self.seat_of(agent)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
@@ -215,10 +226,12 @@ class LiverpoolAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self.render_mode == "human":
             print(text)
             return None
-        return render_rgb(text)
+        return render_rgb(text, self.frame_rows)
 
     def close(self) -> None:
-        pass
+        """After ``close`` (which may be called again), ``reset`` and ``step`` raise
+        ``LiverpoolError`` with code ``env_closed``."""
+        self._closed = True
 
 
 def raw_env(**kwargs: Any) -> LiverpoolAECEnv:

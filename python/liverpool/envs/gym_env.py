@@ -18,7 +18,8 @@ of the AEC environment (:mod:`liverpool.envs.aec`) for the agent's seat:
   most a few units);
 - ``terminated`` when the game is over (``info["totals"]``, ``info["winners"]``);
   ``truncated`` after ``max_steps`` agent steps (default: none). A ``step`` after
-  the end raises ``IllegalMoveError`` (code ``game_over``): call ``reset``.
+  the end raises ``IllegalMoveError`` (code ``game_over``): call ``reset``; after
+  ``close()``, ``reset`` and ``step`` raise ``LiverpoolError`` (``env_closed``).
 
 **Illegal actions.** An id that the mask rules out is refused by the engine and
 changes nothing: with ``illegal_action="penalize"`` (default) the step returns the
@@ -27,7 +28,8 @@ same observation, ``illegal_reward`` (-1.0), not terminated, and
 (``gymnasium.utils.env_checker.check_env`` samples unmasked random ids, so the
 default keeps such checks and naive agents running.) A value that is not an
 integer id (``0.7``, ``inf``, ``"0"``, ``b"1"``, ``True``) raises
-``InvalidArgumentError`` in both modes.
+``InvalidArgumentError`` (``invalid_argument``) in both modes, and so does an
+integer outside ``0..size-1`` (``invalid_action_id``): no state has such an id.
 
 >>> import gymnasium as gym
 >>> import liverpool.envs
@@ -60,6 +62,9 @@ from liverpool.envs._common import (
     check_choice,
     check_float,
     check_int,
+    check_seed,
+    closed_error,
+    frame_rows,
     game_over_error,
     legal_names,
     names_of,
@@ -129,9 +134,11 @@ class LiverpoolEnv(gym.Env[Observation, np.int64]):
         self.action_space = spaces.Discrete(self.state.action_space_size)
         self.action_names = names_of(self.rules, self.players)
         self.bots: dict[int, NativeBot] = {}
+        self.frame_rows = frame_rows(self.rules, self.players)
         self.game_seed = 0
         self.steps = 0
         self._needs_reset = True
+        self._closed = False
 
     def _bot_seats(self) -> list[int]:
         return [seat for seat in range(self.players) if seat != self.agent_seat]
@@ -163,7 +170,9 @@ class LiverpoolEnv(gym.Env[Observation, np.int64]):
         return mask
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
-        super().reset(seed=None if seed is None else check_int("seed", seed, 0))
+        if self._closed:
+            raise closed_error()
+        super().reset(seed=check_seed(seed))
         self.game_seed = int(self.np_random.integers(SEED_BOUND))
         self.state = new_state(self.rules, self.players, self.game_seed)
         _, bot_seeds = game_seeds(self.game_seed, 0, self.players)
@@ -178,9 +187,11 @@ class LiverpoolEnv(gym.Env[Observation, np.int64]):
         return observe(self.state, self.agent_seat), self._info()
 
     def step(self, action: np.int64 | int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        if self._closed:
+            raise closed_error()
         if self._needs_reset or self.state.is_game_over:
             raise game_over_error()
-        action_id = action_arg(action)
+        action_id = action_arg(action, self.state.action_space_size)
         self.steps += 1
         truncated = self.max_steps is not None and self.steps >= self.max_steps
         try:
@@ -217,4 +228,9 @@ class LiverpoolEnv(gym.Env[Observation, np.int64]):
         if self.render_mode == "human":
             print(text)
             return None
-        return render_rgb(text)
+        return render_rgb(text, self.frame_rows)
+
+    def close(self) -> None:
+        """After ``close`` (which may be called again), ``reset`` and ``step`` raise
+        ``LiverpoolError`` with code ``env_closed``."""
+        self._closed = True

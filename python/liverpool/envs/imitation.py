@@ -36,9 +36,11 @@ def record(
     players: int | None = None,
     seed: int = 0,
     seats: Sequence[int] | None = None,
+    budget: int | None = None,
 ) -> dict[str, npt.NDArray[Any]]:
     """Play ``games`` games of native ``bot`` s in every seat (game ``i`` seeded like
-    ``simulate``'s: ``game_seeds(seed, i, players)``) and return the arrays
+    ``simulate``'s: ``game_seeds(seed, i, players)``; ``budget``: the expert's
+    determinizations, ``NativeBot``'s, e.g. 1 for fast and weaker data) and return the arrays
     ``obs`` float32 ``(rows, obs_size)``, ``mask`` bool ``(rows, size)``, ``action``
     int64 ``(rows,)``, ``seat`` int8 and ``game`` int32 ``(rows,)``, for the decisions
     of ``seats`` (default: every seat)."""
@@ -54,7 +56,7 @@ def record(
     for i in range(games):
         game_seed, bot_seeds = game_seeds(check_int("seed", seed, 0), i, n)
         state = GameState(seed=game_seed, players=n, rules=rule_set)
-        bots = [NativeBot(bot, seed=s) for s in bot_seeds]
+        bots = [NativeBot(bot, seed=s, budget=budget) for s in bot_seeds]
         while (seat := state.to_act) is not None:
             action = bots[seat].choose(state, seat)
             if seat not in wanted:
@@ -85,9 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rules", default=None, help="a preset name or a rule set file")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--budget", type=int, default=None, help="the expert's determinizations (default: its own)")
     parser.add_argument("--out", type=Path, required=True, help="the .npz file to write")
     args = parser.parse_args(argv)
-    data = record(args.games, bot=args.bot, rules=args.rules, players=args.players, seed=args.seed)
+    data = record(args.games, bot=args.bot, rules=args.rules, players=args.players, seed=args.seed, budget=args.budget)
     np.savez_compressed(args.out, **data)  # type: ignore[arg-type]
     print(f"{len(data['action'])} decisions of {args.games} games by {args.bot} bots -> {args.out}")
     return 0
