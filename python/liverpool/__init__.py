@@ -51,12 +51,12 @@ from liverpool._core import Deal, deal, new_deck, shuffled_deck, shuffled_decks
 # The game: state machine, positions, scenarios
 from liverpool._core import Action, Event, GameState, ScenarioReport, TableMeld
 from liverpool._core import VecEnv, action_layout, action_names, action_space_size
-from liverpool.scenarios import run_scenario, run_scenarios
+from liverpool.tools.scenarios import run_scenario, run_scenarios
 
 # Native bots, Python bot interface, simulation (local or on Ray)
 from liverpool._core import NativeBot, SimulationResult
-from liverpool.distributed import simulate
-from liverpool.bots import Bot, BotError, BotFault, RandomBot, play_game
+from liverpool.agents.distributed import simulate
+from liverpool.agents.bots import Bot, BotError, BotFault, RandomBot, play_game
 
 # The learner's language (messages of refusals, widget labels)
 from liverpool.i18n import get_language, set_language
@@ -131,7 +131,7 @@ def _register_notebook_display() -> None:
     get_ipython = getattr(ipython, "get_ipython", None)
     shell = get_ipython() if get_ipython is not None else None
     if shell is not None:
-        from liverpool.display import register_ipython_formatter
+        from liverpool.teach.display import register_ipython_formatter
 
         register_ipython_formatter(shell)
 

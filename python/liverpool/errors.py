@@ -12,7 +12,7 @@ The sentence is for people: a player's refusal shows its seats from 1 ("it is se
 turn" for seat index 0, :func:`people_seats`) and a count picks its plural form
 (``"one"``/``"other"``, CLDR through Babel). ``english`` keeps the engine's own sentence
 for programmers and logs, with indices from 0. A learner is shown the sentence and the
-rule id, never the code (:func:`liverpool.narration.describe_refusal`).
+rule id, never the code (:func:`liverpool.teach.narration.describe_refusal`).
 
 Hierarchy::
 
