@@ -10,6 +10,13 @@ Card('4♥')
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
+
+# The modules grouped by audience (liverpool.teach, liverpool.agents, liverpool.tools) keep
+# their old paths as deprecated aliases (liverpool.display, liverpool.envs, ...).
+from liverpool import _moved
+
+_moved.install()
 
 from liverpool import errors
 from liverpool._core import (
@@ -122,6 +129,17 @@ __all__ = [
     "set_language",
     "get_language",
 ]
+
+
+if not TYPE_CHECKING:  # hidden from type checkers, which would take any name as a module
+
+    def __getattr__(name: str) -> object:
+        """``liverpool.bots``, ``liverpool.cli``, ...: a module that moved, at its new path,
+        with a DeprecationWarning (liverpool._moved)."""
+        return _moved.moved_attribute(name)
+
+
+del TYPE_CHECKING  # not one of the package's names
 
 
 def _register_notebook_display() -> None:
