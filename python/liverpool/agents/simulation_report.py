@@ -26,7 +26,7 @@ import numpy as np
 
 from liverpool import i18n
 from liverpool._core import RuleSet, SimulationResult
-from liverpool.tools.cli import add_progress_argument, add_ray_argument, add_rules_argument, load_rules, write_json
+from liverpool.tools.options import add_progress_argument, add_ray_argument, add_rules_argument, load_rules, write_json
 from liverpool.agents.distributed import Backend, simulate
 from liverpool.errors import LiverpoolError
 from liverpool.tools.progress import ProgressBar

@@ -68,7 +68,7 @@ import numpy.typing as npt
 from liverpool import i18n
 from liverpool._core import RuleSet, game_seeds
 from liverpool.agents.bots import DEFAULT_TIME_LIMIT, Bot, BotError, BotFault, OnError, _check_options, build_bot, play_game
-from liverpool.tools.cli import add_progress_argument, add_ray_argument, add_rules_argument, load_rules, write_json
+from liverpool.tools.options import add_progress_argument, add_ray_argument, add_rules_argument, load_rules, write_json
 from liverpool.agents.distributed import Backend, ensure_ray
 from liverpool.agents.distributed import simulate as _simulate
 from liverpool.errors import InvalidArgumentError, LiverpoolError

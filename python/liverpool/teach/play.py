@@ -43,7 +43,7 @@ from liverpool.teach import display, narration
 from liverpool.i18n import LANGUAGES, language, text
 from liverpool._core import Action, Card, GameState, NativeBot, RuleSet
 from liverpool.errors import LiverpoolError
-from liverpool.tools.cli import add_rules_argument, load_rules
+from liverpool.tools.options import add_rules_argument, load_rules
 from liverpool.teach.game_loop import HUMAN, GameDriver, Step, make_game
 
 __all__ = [

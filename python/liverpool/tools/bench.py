@@ -34,7 +34,7 @@ import numpy as np
 
 import liverpool
 from liverpool.agents.bots import NATIVE_BOTS
-from liverpool.tools.cli import add_rules_argument, load_rules
+from liverpool.tools.options import add_rules_argument, load_rules
 
 DECK_SIZE = 107  # profile L (RULES.md L-1.2)
 

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from liverpool._core import RuleSet
+# The shared options, kept importable from here too (liverpool.tools.cli.load_rules, ...).
+from liverpool.tools.options import (
+    RULES_HELP as RULES_HELP,
+    add_progress_argument as add_progress_argument,
+    add_ray_argument as add_ray_argument,
+    add_rules_argument as add_rules_argument,
+    load_rules as load_rules,
+    write_json as write_json,
+)
 
 # command name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -28,50 +32,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("liverpool.teach.play", "play a game in the terminal against bots"),
     "serve": ("liverpool.tools.serve", "serve the teaching notebooks on 127.0.0.1 (Voila, or JupyterLab with --lab)"),
 }
-
-
-RULES_HELP = (
-    "rule set: a preset (liverpool, contract, liverpool-classic, shanghai, california, "
-    "no-buy, double-progressive) or a rule set file, TOML or JSON (docs/rule-options.md)"
-)
-
-
-def add_rules_argument(parser: argparse.ArgumentParser, default: str = "liverpool") -> None:
-    """The ``--rules NAME|FILE`` option every command that plays or searches takes."""
-    parser.add_argument("--rules", default=default, metavar="NAME|FILE", help=f"{RULES_HELP} (default {default})")
-
-
-def add_ray_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
-    """``--ray [ADDRESS]``: ``None`` when absent, ``""`` for a new local Ray, else the address."""
-    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help=help_text)
-
-
-def add_progress_argument(parser: argparse.ArgumentParser) -> None:
-    """``--progress/--no-progress``: a tqdm bar on stderr (``None``: when stderr is a terminal)."""
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar on stderr (default: when stderr is a terminal)",
-    )
-
-
-def write_json(path: Path, data: object) -> None:
-    """Write ``data`` as indented JSON to ``path`` (creating its folder) and say so."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {path}")
-
-
-def load_rules(spec: str) -> RuleSet:
-    """The rule set ``--rules`` names: a preset, else a file (``RuleSet.load``).
-
-    Raises :class:`~liverpool.InvalidRulesError` (unknown name, refused file, with
-    the key and the reason) or :class:`~liverpool.InvalidArgumentError` (unreadable file).
-    """
-    from liverpool._core import RuleSet as _RuleSet
-
-    return _RuleSet.load(spec)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -7,7 +7,7 @@ import sys
 
 import liverpool
 from liverpool import Card, Meld
-from liverpool.tools.cli import add_rules_argument, load_rules
+from liverpool.tools.options import add_rules_argument, load_rules
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

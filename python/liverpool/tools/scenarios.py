@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from liverpool._core import RuleSet, ScenarioReport, run_scenario_file, run_scenario_text
-from liverpool.tools.cli import load_rules
+from liverpool.tools.options import load_rules
 from liverpool.errors import LiverpoolError
 
 __all__ = ["ScenarioReport", "add_arguments", "run", "run_scenario", "run_scenarios", "scenario_files"]
