@@ -203,3 +203,15 @@ def test_a_planted_cycle_is_found(tmp_path: Path, module: str, line: str, in_fun
     _plant(copy / module, line, in_function=in_function)
     # one strongly connected component holds them all (it may hold more modules)
     assert any(set(cycle) <= set(component) for component in import_cycles(import_graph(copy)))
+
+
+def test_the_audience_packages_import_nothing() -> None:
+    """``import liverpool.agents.bots`` must not pull in gymnasium through
+    ``liverpool.agents.envs``, nor ``liverpool.teach.display`` ipywidgets: the
+    ``__init__`` of each audience package imports none of its modules."""
+    graph = import_graph(PACKAGE)
+    assert {name: graph[name] for name in ("liverpool.teach", "liverpool.agents", "liverpool.tools")} == {
+        "liverpool.teach": set(),
+        "liverpool.agents": set(),
+        "liverpool.tools": set(),
+    }
