@@ -1,4 +1,4 @@
-"""The agent loop of liverpool.envs, with two policies that learn nothing:
+"""The agent loop of liverpool.agents.envs, with two policies that learn nothing:
 
 - ``random``: any action id at all; the engine refuses the illegal ones, which
   change nothing and cost the agent ``illegal_reward`` (-1) each;
@@ -22,7 +22,7 @@ import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 
-import liverpool.envs
+import liverpool.agents.envs
 
 Policy = Callable[[dict[str, npt.NDArray[Any]], np.random.Generator], int]
 
@@ -53,7 +53,7 @@ def gym_episodes(policy: Policy, episodes: int, seed: int, max_steps: int) -> No
 
 
 def aec_episodes(episodes: int, seed: int) -> None:
-    env = liverpool.envs.aec_env(players=4)
+    env = liverpool.agents.envs.aec_env(players=4)
     rng = np.random.default_rng(seed)
     for episode in range(episodes):
         env.reset(seed=seed + episode)

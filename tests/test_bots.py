@@ -19,7 +19,7 @@ from liverpool import (
     simulate,
 )
 from liverpool._core import game_seeds
-from liverpool.bots import Bot, BotError
+from liverpool.agents.bots import Bot, BotError
 from liverpool.errors import InvalidArgumentError
 
 ARRAYS = ("round_scores", "went_out", "turns", "buys", "cut_bonus", "no_winner", "totals", "winners")

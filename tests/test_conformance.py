@@ -28,7 +28,7 @@ from liverpool import (
     run_scenario,
     run_scenarios,
 )
-from liverpool.cli import main
+from liverpool.tools.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 OURS = REPO / "tests" / "scenarios"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from liverpool.cli import main
+from liverpool.tools.cli import main
 
 
 def test_demo_tour(capsys: pytest.CaptureFixture[str]) -> None:

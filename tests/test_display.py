@@ -1,4 +1,4 @@
-"""liverpool.display: SVG cards, rows, melds and boards (well-formed, translated, hiding what must be hidden)."""
+"""liverpool.teach.display: SVG cards, rows, melds and boards (well-formed, translated, hiding what must be hidden)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import liverpool
-from liverpool import Card, GameState, Meld, display, i18n
+from liverpool import Card, GameState, Meld, i18n
+from liverpool.teach import display
 
 SVG = "{http://www.w3.org/2000/svg}"
 ALL_CARDS = [Card.from_id(i) for i in range(53)]
@@ -360,7 +361,7 @@ def run_python(code: str) -> str:
 
 def test_import_liverpool_does_not_import_ipython_or_widgets() -> None:
     out = run_python(
-        "import sys, liverpool, liverpool.display; "
+        "import sys, liverpool, liverpool.teach.display; "
         "print(sorted(m for m in ('IPython', 'ipywidgets', 'anywidget') if m in sys.modules))"
     )
     assert out == "[]"

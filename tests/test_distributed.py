@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from liverpool import InvalidArgumentError, RuleSet, SimulationResult, simulate
-from liverpool.distributed import import_ray, seed_ranges
+from liverpool.agents.distributed import import_ray, seed_ranges
 
 FIELDS = ("round_scores", "went_out", "turns", "buys", "cut_bonus", "no_winner", "totals", "winners")
 RAY_CHECK = Path(__file__).parent / "ray_checks" / "ray_equality.py"

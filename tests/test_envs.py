@@ -1,4 +1,4 @@
-"""liverpool.envs: the PettingZoo AEC environment (api_test, seed_test), the
+"""liverpool.agents.envs: the PettingZoo AEC environment (api_test, seed_test), the
 Gymnasium ``Liverpool-v0`` (check_env), rewards equal to the engine's scores
 (L-10), illegal ids that change nothing, and the example script."""
 
@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 import liverpool
 from liverpool import GameState, IllegalMoveError, InvalidArgumentError, LiverpoolError, RuleSet
-from liverpool.envs import LiverpoolAECEnv, LiverpoolEnv, aec_env
-from liverpool.envs._common import ranking_rewards
+from liverpool.agents.envs import LiverpoolAECEnv, LiverpoolEnv, aec_env
+from liverpool.agents.envs._common import ranking_rewards
 from pettingzoo.test import api_test, seed_test
 
 EXAMPLE = Path(__file__).parents[1] / "examples" / "agent_loop.py"
@@ -321,8 +321,8 @@ def test_render_modes(mode: str, capsys: pytest.CaptureFixture[str]) -> None:
 
 @apply_marks(*PETTINGZOO_DICT_WARNINGS)
 def test_env_and_raw_env_and_render_test() -> None:
-    from liverpool.envs import env as wrapped_env
-    from liverpool.envs import raw_env
+    from liverpool.agents.envs import env as wrapped_env
+    from liverpool.agents.envs import raw_env
     from pettingzoo.test import render_test
 
     api_test(wrapped_env(seed=2), num_cycles=100)
@@ -330,7 +330,7 @@ def test_env_and_raw_env_and_render_test() -> None:
 
 
 def test_vector_env_copies_rows_and_reports_final_observations() -> None:
-    from liverpool.envs.vector import LiverpoolVectorEnv
+    from liverpool.agents.envs.vector import LiverpoolVectorEnv
 
     envs = LiverpoolVectorEnv(3, players=4, agent_seat=1, opponents="greedy", seed=5, threads=1, reward_scale=0.5)
     assert envs.single_action_space.n == liverpool.action_space_size()  # type: ignore[attr-defined]
@@ -362,7 +362,7 @@ def test_vector_env_copies_rows_and_reports_final_observations() -> None:
 
 
 def test_imitation_data_rows_are_legal_ids_of_the_bots_moves() -> None:
-    from liverpool.envs.imitation import record
+    from liverpool.agents.envs.imitation import record
 
     data = record(1, bot="greedy", seed=3)
     rows = len(data["action"])
@@ -403,7 +403,7 @@ def test_hostile_step_values_are_typed_errors_that_change_nothing(value: object)
 
 
 def test_imitation_cli_writes_an_npz(tmp_path: Path) -> None:
-    from liverpool.envs.imitation import main
+    from liverpool.agents.envs.imitation import main
 
     out = tmp_path / "greedy.npz"
     assert main(["--games", "1", "--bot", "greedy", "--players", "3", "--out", str(out)]) == 0

@@ -84,8 +84,8 @@ def test_expert_beats_the_greedy_seats_smoke() -> None:
 
 
 def test_card_table_hint_shows_the_experts_move() -> None:
-    from liverpool.game_loop import GameDriver
-    from liverpool.widgets.table import expert_hint_html
+    from liverpool.teach.game_loop import GameDriver
+    from liverpool.teach.widgets.table import expert_hint_html
 
     driver = GameDriver.new(seed=4)
     for _ in driver.run_bots():  # the bots before seat 0, if any

@@ -1,4 +1,4 @@
-"""liverpool.explore: each answer checked against an independent way of getting it,
+"""liverpool.teach.explore: each answer checked against an independent way of getting it,
 determinism by seed, and the plots (Agg backend) in every language."""
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from liverpool import NativeBot, RuleSet, deal, explore, has_contract, i18n, play_game, shuffled_decks, simulate
+from liverpool import NativeBot, RuleSet, deal, has_contract, i18n, play_game, shuffled_decks, simulate
+
+from liverpool.teach import explore
 from liverpool._core import game_seeds
 
 matplotlib.use("Agg")

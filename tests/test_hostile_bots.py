@@ -20,10 +20,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from liverpool import Action, GameState, NativeBot, RuleSet, cli
-from liverpool.bots import BotError, BotFault, RandomBot, play_game
+from liverpool import Action, GameState, NativeBot, RuleSet
+
+from liverpool.tools import cli
+from liverpool.agents.bots import BotError, BotFault, RandomBot, play_game
 from liverpool.i18n import language
-from liverpool.tournament import play
+from liverpool.agents.tournament import play
 
 
 class Cheater:
@@ -451,10 +453,10 @@ def test_tournament_time_limit_flag(bot_module: str, capsys: pytest.CaptureFixtu
 
 
 def test_simulate_points_python_bots_to_the_tournament(capsys: pytest.CaptureFixture[str]) -> None:
-    code = cli.main(["simulate", "--games", "2", "--bots", "greedy,liverpool.bots:RandomBot", "--no-progress"])
+    code = cli.main(["simulate", "--games", "2", "--bots", "greedy,liverpool.agents.bots:RandomBot", "--no-progress"])
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
-    assert "liverpool.bots:RandomBot is a Python bot" in err and "liverpool tournament" in err
+    assert "liverpool.agents.bots:RandomBot is a Python bot" in err and "liverpool tournament" in err
 
 
 def test_hostile_objects_are_refused_with_typed_errors() -> None:

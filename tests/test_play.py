@@ -6,8 +6,9 @@ import io
 import re
 
 import pytest
-from liverpool import Action, Card, cli
-from liverpool.play import CommandError, command_for, make_game, parse_command
+from liverpool import Action, Card
+from liverpool.tools import cli
+from liverpool.teach.play import CommandError, command_for, make_game, parse_command
 
 
 def session(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], script: str, *args: str) -> tuple[int, str]:

@@ -1,4 +1,4 @@
-"""The library adapters of liverpool.envs (issue 18, item 2), each checked by the
+"""The library adapters of liverpool.agents.envs (issue 18, item 2), each checked by the
 library's own tools, never by imitations of them:
 
 - stable-baselines3: ``check_env`` on ``Liverpool-v0``, ``make_vec_env`` (which
@@ -34,11 +34,11 @@ from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import VecCheckNan, VecEnv, VecMonitor, VecNormalize
 
 import liverpool
-import liverpool.envs
+import liverpool.agents.envs
 from liverpool import IllegalMoveError, InvalidArgumentError, LiverpoolError
-from liverpool.envs import LiverpoolEnv, aec_env, observation_high
-from liverpool.envs.sb3 import LiverpoolSB3VecEnv, sb3_vec_env
-from liverpool.envs.vector import LiverpoolVectorEnv
+from liverpool.agents.envs import LiverpoolEnv, aec_env, observation_high
+from liverpool.agents.envs.sb3 import LiverpoolSB3VecEnv, sb3_vec_env
+from liverpool.agents.envs.vector import LiverpoolVectorEnv
 
 # Two cores shared by many: torch must not start a thread per core in every worker.
 torch.set_num_threads(1)
@@ -181,7 +181,7 @@ def test_pettingzoo_api_test_passes_with_truncation() -> None:
     # Every agent truncated after 40 steps: PettingZoo's checker walks the dead steps.
     from pettingzoo.test import api_test
 
-    from liverpool.envs import env
+    from liverpool.agents.envs import env
 
     api_test(env(seed=3, max_steps=40), num_cycles=200)
     e = env(seed=3, max_steps=40)
@@ -443,7 +443,7 @@ def test_observation_bounds_are_per_entry_and_hold_in_play() -> None:
 
 def test_the_bench_section_skips_cleanly_without_sb3_contrib(monkeypatch: pytest.MonkeyPatch) -> None:
     # ``liverpool bench`` must not fail where the rl extra is not installed.
-    from liverpool import bench
+    from liverpool.tools import bench
 
     monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # import sb3_contrib now raises ImportError
     ctx = bench.Context(quick=True, seed=0)

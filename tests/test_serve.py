@@ -27,8 +27,8 @@ import nbformat
 import pytest
 
 from liverpool import RuleSet
-from liverpool.cli import build_parser, main
-from liverpool.serve import (
+from liverpool.tools.cli import build_parser, main
+from liverpool.tools.serve import (
     HIDDEN,
     HOST,
     RULES_ENV,
@@ -49,12 +49,12 @@ PYTHON_ENV = {"PYTHONPATH": str(ROOT / "python")}
 
 def test_voila_command_is_local_guarded_and_bounded() -> None:
     command = build_command(Path("/x/notebooks"), 9001, token="tok", language="pt", max_kernels=5)
-    assert command[:3] == [sys.executable, "-m", "liverpool.serve_voila"]  # the Host-checking Voila
+    assert command[:3] == [sys.executable, "-m", "liverpool.tools.serve_voila"]  # the Host-checking Voila
     assert "/x/notebooks" in command and "--no-browser" in command
     assert {"--port=9001", f"--Voila.ip={HOST}", "--Voila.token=tok", "--Voila.port_retries=0"} <= set(command)
     assert HOST == "127.0.0.1"
     assert not any("disable_check_xsrf" in part for part in command)  # XSRF stays on
-    assert "--VoilaConfiguration.multi_kernel_manager_class=liverpool.serve_kernels.BoundedKernelManager" in command
+    assert "--VoilaConfiguration.multi_kernel_manager_class=liverpool.tools.serve_kernels.BoundedKernelManager" in command
     assert "--BoundedKernelManager.max_kernels=5" in command
     assert any(part.startswith("--BoundedKernelManager.cull_idle_timeout=") for part in command)
     assert "--LargeFileManager.hide_globs=src" in command  # no src/ in any listing
@@ -67,7 +67,7 @@ def test_lab_command_has_token_port_root_and_the_same_guards() -> None:
     assert {"--ServerApp.ip=127.0.0.1", "--ServerApp.port=9002", "--ServerApp.root_dir=/x/notebooks"} <= set(command)
     assert "--IdentityProvider.token=secret" in command
     assert {"--ServerApp.allow_remote_access=False", "--ServerApp.local_hostnames=localhost"} <= set(command)
-    assert "--ServerApp.kernel_manager_class=liverpool.serve_kernels.BoundedKernelManager" in command
+    assert "--ServerApp.kernel_manager_class=liverpool.tools.serve_kernels.BoundedKernelManager" in command
     assert any(part.startswith("--MappingKernelManager.cull_idle_timeout=") for part in command)
     assert "--ContentsManager.hide_globs=src" in command
     assert f"--ServerApp.default_url=/lab/tree/es/{WELCOME}" in command
@@ -121,7 +121,7 @@ def _wheel_layout(target: Path) -> Path:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["maturin"]
     source = ROOT / config["python-source"]
     shutil.copytree(source / "liverpool", target / "liverpool", symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
-    (target / "liverpool" / "notebooks").unlink()  # the checkout's link is not in a wheel
+    (target / "liverpool" / "teach" / "notebooks").unlink()  # the checkout's link is not in a wheel
     for entry in config["include"]:
         if "wheel" not in entry["format"]:
             continue
@@ -134,7 +134,7 @@ def _wheel_layout(target: Path) -> Path:
 
 def test_an_installed_package_serves_the_notebooks_it_ships(tmp_path: Path) -> None:
     site = _wheel_layout(tmp_path / "site-packages")
-    shipped = site / "liverpool" / "notebooks"
+    shipped = site / "liverpool" / "teach" / "notebooks"
     for lang in ("en", "pt", "es"):
         names = sorted(p.name for p in (shipped / lang).iterdir())
         assert names == sorted(p.name for p in (ROOT / "notebooks" / lang).glob("*.ipynb")) and WELCOME in names
@@ -142,7 +142,7 @@ def test_an_installed_package_serves_the_notebooks_it_ships(tmp_path: Path) -> N
     elsewhere = tmp_path / "elsewhere"  # not the checkout, no ./notebooks
     elsewhere.mkdir()
     found = subprocess.run(
-        [sys.executable, "-c", "from liverpool.serve import default_notebooks_dir; print(default_notebooks_dir())"],
+        [sys.executable, "-c", "from liverpool.tools.serve import default_notebooks_dir; print(default_notebooks_dir())"],
         cwd=elsewhere,
         env={**os.environ, "PYTHONPATH": str(site)},
         capture_output=True,
@@ -320,7 +320,7 @@ def test_serve_starts_voila_on_any_folder_passes_rules_and_stops_on_sigterm(tmp_
     pytest.importorskip("voila")
     folder = tmp_path / "notebooks" / "en"
     folder.mkdir(parents=True)
-    code = "from liverpool.serve import notebook_rules\nprint('served by liverpool:', notebook_rules().name)"
+    code = "from liverpool.tools.serve import notebook_rules\nprint('served by liverpool:', notebook_rules().name)"
     cell = nbformat.v4.new_code_cell(code)  # type: ignore[no-untyped-call]
     notebook = nbformat.v4.new_notebook(cells=[cell])  # type: ignore[no-untyped-call]
     nbformat.write(notebook, folder / "hello.ipynb")  # type: ignore[no-untyped-call]

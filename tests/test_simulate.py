@@ -7,8 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from liverpool import RuleSet, cli, simulate
-from liverpool.simulation_report import format_summary, summarize
+from liverpool import RuleSet, simulate
+from liverpool.tools import cli
+from liverpool.agents.simulation_report import format_summary, summarize
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

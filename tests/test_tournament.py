@@ -1,4 +1,4 @@
-"""``liverpool tournament`` and :func:`liverpool.tournament.play`: seatings, shared
+"""``liverpool tournament`` and :func:`liverpool.agents.tournament.play`: seatings, shared
 wins (L-10.3), intervals, the native and Python paths, the command's files."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from liverpool import InvalidArgumentError, RuleSet, cli
-from liverpool.bots import play_game
-from liverpool.tournament import load_bot_class, play, seating_orders
+from liverpool import InvalidArgumentError, RuleSet
+from liverpool.tools import cli
+from liverpool.agents.bots import play_game
+from liverpool.agents.tournament import load_bot_class, play, seating_orders
 
 
 def test_identical_bots_in_every_seat_order_score_exactly_alike() -> None:
@@ -71,8 +72,8 @@ def test_the_native_path_plays_the_games_play_game_plays() -> None:
 
 
 def test_python_bots_play_through_the_python_loop() -> None:
-    result = play(["greedy", "liverpool.bots:RandomBot", "greedy"], deals=2, seed=1)
-    again = play(["greedy", "liverpool.bots:RandomBot", "greedy"], deals=2, seed=1)
+    result = play(["greedy", "liverpool.agents.bots:RandomBot", "greedy"], deals=2, seed=1)
+    again = play(["greedy", "liverpool.agents.bots:RandomBot", "greedy"], deals=2, seed=1)
     assert np.array_equal(result.totals, again.totals), "Python bots are seeded per game and seat"
     assert result.stats()[1].mean_score > result.stats()[0].mean_score
 
@@ -83,7 +84,7 @@ def test_one_deal_has_no_interval() -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["liverpool.bots:NoSuchBot", "no_such_module_anywhere:Bot", "liverpool.bots:", ":RandomBot"]
+    "spec", ["liverpool.agents.bots:NoSuchBot", "no_such_module_anywhere:Bot", "liverpool.agents.bots:", ":RandomBot"]
 )
 def test_bad_python_bots_are_refused(spec: str) -> None:
     with pytest.raises(InvalidArgumentError):

@@ -6,8 +6,10 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from liverpool import RuleSet, display  # noqa: E402
-from liverpool.widgets import card_html, cards_html, go_down_explorer  # noqa: E402
+from liverpool import RuleSet  # noqa: E402
+
+from liverpool.teach import display
+from liverpool.teach.widgets import card_html, cards_html, go_down_explorer  # noqa: E402
 
 
 def test_cards_are_the_display_svgs() -> None:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 pytest.importorskip("anywidget")
 
 from liverpool import Card, i18n, parse_cards  # noqa: E402
-from liverpool.widgets.cards import HandWidget, hand_view  # noqa: E402
+from liverpool.teach.widgets.cards import HandWidget, hand_view  # noqa: E402
 
 
 def keys(widget: HandWidget) -> list[str]:

@@ -13,7 +13,7 @@ pytest.importorskip("ipywidgets")
 
 import liverpool  # noqa: E402
 from liverpool import Action, GameState, i18n  # noqa: E402
-from liverpool.widgets import board_html, describe_action, describe_event, scenario_player  # noqa: E402
+from liverpool.teach.widgets import board_html, describe_action, describe_event, scenario_player  # noqa: E402
 
 from worked_example import WORKED_EXAMPLE  # noqa: E402 - the one copy of L-11's position
 

@@ -23,18 +23,18 @@ from hypothesis import strategies as st  # noqa: E402
 
 import liverpool  # noqa: E402
 from liverpool import Action, NativeBot, RuleSet, i18n  # noqa: E402
-from liverpool.game_loop import GameDriver  # noqa: E402
-from liverpool.widgets import card_table  # noqa: E402
-from liverpool.widgets.table import profile_name, shown_seats  # noqa: E402
-from liverpool.widgets.table_widget import CardTable  # noqa: E402
-from liverpool.widgets.table_model import (  # noqa: E402
+from liverpool.teach.game_loop import GameDriver  # noqa: E402
+from liverpool.teach.widgets import card_table  # noqa: E402
+from liverpool.teach.widgets.table import profile_name, shown_seats  # noqa: E402
+from liverpool.teach.widgets.table_widget import CardTable  # noqa: E402
+from liverpool.teach.widgets.table_model import (  # noqa: E402
     Settings,
     TableModel,
     buy_helps,
     clicks_for,
 )
 
-PACKAGE = Path(liverpool.__file__).parent
+TEACH = Path(liverpool.__file__).parent / "teach"  # the learners' modules
 
 
 def model(seed: int = 2026, *, buying: str = "helps", undo: bool = True, language: str = "en", **kw: Any) -> TableModel:
@@ -374,7 +374,7 @@ def test_the_widget_answers_intents_through_its_view_trait() -> None:
 def test_the_front_end_sends_only_intents_the_model_handles() -> None:
     """The ES module draws the view and sends intents; every intent it can send is one
     the model handles, and it reads no rule set or legal-move list of its own."""
-    source = (PACKAGE / "widgets" / "table_view.js").read_text(encoding="utf-8")
+    source = (TEACH / "widgets" / "table_view.js").read_text(encoding="utf-8")
     sent = set(re.findall(r'kind: "([a-z_]+)"', source)) | set(re.findall(r'[a-z]: "([a-z_]+)"', source.split("const keys =")[1].split("}")[0]))
     handled = set(model()._intents())
     assert sent and sent <= handled, sent - handled
@@ -391,7 +391,7 @@ def _catalogue(lang: str) -> dict[str, Any]:
 def test_every_table_key_used_exists_in_every_language() -> None:
     used: set[str] = set()
     for module in ("narration.py", "game_loop.py", "widgets/table.py", "widgets/table_model.py", "widgets/guided.py", "widgets/scenario.py"):
-        source = (PACKAGE / module).read_text(encoding="utf-8")
+        source = (TEACH / module).read_text(encoding="utf-8")
         used |= set(re.findall(r'_t\("([a-z_]+)"', source))
         used |= set(re.findall(r'"(w_[a-z_]+)"', source))
         used |= {f"{k}_you" for k in re.findall(r'_say\("([a-z_]+)"', source)}
@@ -424,7 +424,7 @@ def test_the_log_names_each_seat_in_its_grammatical_case(language: str, bare: st
 def test_a_cut_of_one_card_and_the_rummy_prompt_read_whole() -> None:
     """Counts after a cut are plural templates (a cut of 1 card is legal); the rummy prompt
     holds the discarder's label once ("Seat seat 2" / "O jogador jogador 2" before)."""
-    from liverpool.narration import who
+    from liverpool.teach.narration import who
 
     with i18n.language("pt"):
         assert i18n.text("table", "dealt", who="o jogador 2", size=1, up_card="7♦") == (
@@ -498,7 +498,7 @@ def _coached_action(table: TableModel, helper: NativeBot) -> Action:
 
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
 def test_the_guided_game_teaches_each_lesson_to_the_end_of_the_round(language: str) -> None:
-    from liverpool.widgets.guided import LESSONS, guided_model
+    from liverpool.teach.widgets.guided import LESSONS, guided_model
 
     table = guided_model(language, "fast")
     helper = NativeBot("greedy", seed=3)
@@ -527,7 +527,7 @@ def test_the_guided_game_teaches_each_lesson_to_the_end_of_the_round(language: s
 
 
 def test_the_coach_explains_a_move_other_than_the_lessons_and_the_engine_refuses_l_5_3() -> None:
-    from liverpool.widgets.guided import guided_model
+    from liverpool.teach.widgets.guided import guided_model
 
     table = guided_model("es", "fast")
     start = table.state.to_json()

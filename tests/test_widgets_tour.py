@@ -20,8 +20,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 import liverpool  # noqa: E402
 from liverpool import Action, Card, GameState, LiverpoolError, RuleSet, i18n  # noqa: E402
-from liverpool.widgets import tour  # noqa: E402
-from liverpool.widgets.explorer import explore  # noqa: E402
+from liverpool.teach.widgets import tour  # noqa: E402
+from liverpool.teach.widgets.explorer import explore  # noqa: E402
 
 
 def cards_in(html: str) -> list[str]:
@@ -120,7 +120,7 @@ def test_meld_checker_keeps_the_picking_order_for_a_run_joker() -> None:
 
 
 def tour_kinds() -> list[str]:
-    from liverpool.widgets.tourkit import CARD_KINDS
+    from liverpool.teach.widgets.tourkit import CARD_KINDS
 
     assert len(CARD_KINDS) == 53  # 52 natural kinds and the joker
     return list(CARD_KINDS)

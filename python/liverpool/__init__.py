@@ -10,6 +10,13 @@ Card('4♥')
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
+
+# The modules grouped by audience (liverpool.teach, liverpool.agents, liverpool.tools) keep
+# their old paths as deprecated aliases (liverpool.display, liverpool.envs, ...).
+from liverpool import _moved
+
+_moved.install()
 
 from liverpool import errors
 from liverpool._core import (
@@ -51,12 +58,12 @@ from liverpool._core import Deal, deal, new_deck, shuffled_deck, shuffled_decks
 # The game: state machine, positions, scenarios
 from liverpool._core import Action, Event, GameState, ScenarioReport, TableMeld
 from liverpool._core import VecEnv, action_layout, action_names, action_space_size
-from liverpool.scenarios import run_scenario, run_scenarios
+from liverpool.tools.scenarios import run_scenario, run_scenarios
 
 # Native bots, Python bot interface, simulation (local or on Ray)
 from liverpool._core import NativeBot, SimulationResult
-from liverpool.distributed import simulate
-from liverpool.bots import Bot, BotError, BotFault, RandomBot, play_game
+from liverpool.agents.distributed import simulate
+from liverpool.agents.bots import Bot, BotError, BotFault, RandomBot, play_game
 
 # The learner's language (messages of refusals, widget labels)
 from liverpool.i18n import get_language, set_language
@@ -124,6 +131,17 @@ __all__ = [
 ]
 
 
+if not TYPE_CHECKING:  # hidden from type checkers, which would take any name as a module
+
+    def __getattr__(name: str) -> object:
+        """``liverpool.bots``, ``liverpool.cli``, ...: a module that moved, at its new path,
+        with a DeprecationWarning (liverpool._moved)."""
+        return _moved.moved_attribute(name)
+
+
+del TYPE_CHECKING  # not one of the package's names
+
+
 def _register_notebook_display() -> None:
     """In a running IPython (a notebook), show lists of cards as cards. IPython is never
     imported here: only a shell that is already running is used."""
@@ -131,7 +149,7 @@ def _register_notebook_display() -> None:
     get_ipython = getattr(ipython, "get_ipython", None)
     shell = get_ipython() if get_ipython is not None else None
     if shell is not None:
-        from liverpool.display import register_ipython_formatter
+        from liverpool.teach.display import register_ipython_formatter
 
         register_ipython_formatter(shell)
 

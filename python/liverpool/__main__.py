@@ -1,5 +1,5 @@
 import sys
 
-from liverpool.cli import main
+from liverpool.tools.cli import main
 
 sys.exit(main())

@@ -12,7 +12,7 @@ The sentence is for people: a player's refusal shows its seats from 1 ("it is se
 turn" for seat index 0, :func:`people_seats`) and a count picks its plural form
 (``"one"``/``"other"``, CLDR through Babel). ``english`` keeps the engine's own sentence
 for programmers and logs, with indices from 0. A learner is shown the sentence and the
-rule id, never the code (:func:`liverpool.narration.describe_refusal`).
+rule id, never the code (:func:`liverpool.teach.narration.describe_refusal`).
 
 Hierarchy::
 
@@ -43,7 +43,8 @@ import re
 import string
 from typing import NamedTuple, Union
 
-from liverpool import i18n
+# The catalogue layer, not liverpool.i18n: i18n raises these errors, so it imports this module.
+from liverpool import _catalogues
 
 __all__ = [
     "LiverpoolError",
@@ -68,7 +69,8 @@ _DECIMAL = re.compile(r"-?\d+\.\d+")
 def _localized(value: str, lang: str) -> str:
     """``value`` with the decimal separator of ``lang`` (Portuguese and Spanish write 7,6)."""
     if lang != "en" and _DECIMAL.fullmatch(value):
-        return value.replace(".", i18n.text("common", "decimal_separator", lang=lang))
+        separator = _catalogues.catalogue(lang, "common").get("decimal_separator", ".")
+        return value.replace(".", _catalogues.choose(separator, lang, {}))
     return value
 
 #: A placeholder value: text (numbers, cards, names) or a nested message.
@@ -76,7 +78,7 @@ ParamValue = Union[str, "Message"]
 
 #: The placeholders that hold a seat index in the messages a player reads: the
 #: refusals of moves and the hints, by message family (the key up to its first dot).
-#: People count seats from 1 (:func:`liverpool.i18n.seat_number`), so these are shown
+#: People count seats from 1 (:func:`liverpool._catalogues.seat_number`), so these are shown
 #: as index + 1. Messages about a program's arguments and positions (``arg.*``,
 #: ``position.*``, ``replay.*``, ``sim.*``, ``seat.no_such_seat``, …) name the indices
 #: a program passes, next to ranges such as "0..4", and keep them.
@@ -118,10 +120,10 @@ class Message(NamedTuple):
         the plural form the count asks for. ``for_people=False`` is the engine's own
         wording for programmers: seat indices as sent and, of a plural template, its
         ``"other"`` form, the engine's template (in English, ``error.english``)."""
-        lang = i18n.get_language() if lang is None else lang
-        template = i18n.catalogue(lang, DOMAIN).get(self.key)
+        lang = _catalogues.get_language() if lang is None else lang
+        template = _catalogues.catalogue(lang, DOMAIN).get(self.key)
         if template is None and fallback:
-            template = i18n.catalogue(i18n.DEFAULT, DOMAIN).get(self.key)
+            template = _catalogues.catalogue(_catalogues.DEFAULT, DOMAIN).get(self.key)
         if template is None:
             return None
         seats = people_seats(self.key) if for_people else frozenset()
@@ -133,15 +135,15 @@ class Message(NamedTuple):
                     return None
                 values[name] = text
             elif name in seats and value.isdigit():
-                values[name] = str(i18n.seat_number(int(value)))
+                values[name] = str(_catalogues.seat_number(int(value)))
             else:
                 values[name] = _localized(value, lang)
-        if i18n.placeholders(template) != set(values):
+        if _catalogues.placeholders(template) != set(values):
             return None
         if not for_people and isinstance(template, dict):
             template = template["other"]
         try:
-            return string.Formatter().vformat(i18n.choose(template, lang, values), (), values)
+            return string.Formatter().vformat(_catalogues.choose(template, lang, values), (), values)
         except (KeyError, IndexError, ValueError):
             return None
 

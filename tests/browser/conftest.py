@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from liverpool.serve import stop
+from liverpool.tools.serve import stop
 
 from .browser_support import (
     CHROMIUM,

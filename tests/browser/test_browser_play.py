@@ -115,7 +115,7 @@ def _play_one_decision(table: Table, tried_go_down: set[tuple[str, ...]]) -> str
 
 def _catalogue_text(lang: str, key: str, **params: Any) -> str:
     from liverpool import i18n
-    from liverpool.narration import DOMAIN
+    from liverpool.teach.narration import DOMAIN
 
     with i18n.language(lang):
         return i18n.text(DOMAIN, key, **params)
@@ -360,7 +360,7 @@ def _use_and_wait(view: Any, act: Any) -> str:
     return done
 
 
-@pytest.mark.parametrize("notebook", _params(TOUR_NOTEBOOKS, "the rules tour (liverpool.widgets.tour)"))
+@pytest.mark.parametrize("notebook", _params(TOUR_NOTEBOOKS, "the rules tour (liverpool.teach.widgets.tour)"))
 def test_rules_tour_controls_answer(notebook: Path, open_notebook: Any) -> None:
     view = open_notebook(notebook)
     tours = view.page.locator(".lp-tour")

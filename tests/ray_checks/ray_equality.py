@@ -13,8 +13,10 @@ from pathlib import Path
 import numpy as np
 
 import liverpool
-from liverpool import RuleSet, cli, tournament
-from liverpool.distributed import ensure_ray
+from liverpool import RuleSet
+from liverpool.agents import tournament
+from liverpool.tools import cli
+from liverpool.agents.distributed import ensure_ray
 
 FIELDS = ("round_scores", "went_out", "turns", "buys", "cut_bonus", "no_winner", "totals", "winners")
 
@@ -53,7 +55,7 @@ def main() -> int:
         assert on_ray["seats"] == here["seats"] and on_ray["rounds"] == here["rounds"]
     print("liverpool simulate --ray: same summary")
 
-    for lineup in (["greedy", "random", "greedy"], ["greedy", "liverpool.bots:RandomBot", "random"]):
+    for lineup in (["greedy", "random", "greedy"], ["greedy", "liverpool.agents.bots:RandomBot", "random"]):
         here_t = tournament.play(lineup, deals=3, seed=5)
         ray_t = tournament.play(lineup, deals=3, seed=5, backend="ray")
         assert np.array_equal(here_t.totals, ray_t.totals) and np.array_equal(here_t.winners, ray_t.winners), lineup

@@ -55,15 +55,24 @@ clash with the card's name ("el Q♠" reads "el reina"): templates write "a cart
 
 from __future__ import annotations
 
-import json
-import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import cache
 from importlib import resources
-from typing import Any, Union
+from typing import Any
 
-from babel import Locale
+from liverpool._catalogues import (
+    DEFAULT as DEFAULT,
+    LANGUAGES,
+    Template,
+    catalogue,
+    choose,
+    get_language,
+    placeholders,
+    plural_category,
+    seat_number,
+    set_current,
+)
+from liverpool.errors import InvalidArgumentError
 
 __all__ = [
     "LANGUAGES",
@@ -84,21 +93,9 @@ __all__ = [
     "Template",
 ]
 
-#: A catalogue entry: a ``str.format`` template, or a plural template (a dict of
-#: CLDR plural categories and exact values, see the module's doc).
-Template = Union[str, dict[str, str]]
-
-#: The languages every catalogue must cover, the default first.
-LANGUAGES: tuple[str, ...] = ("en", "pt", "es")
-DEFAULT = "en"
-
-_current = DEFAULT
-
 
 def _check(lang: str) -> str:
     if not isinstance(lang, str) or lang.lower() not in LANGUAGES:
-        from liverpool.errors import InvalidArgumentError
-
         raise InvalidArgumentError(
             f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}", code="invalid_argument"
         )
@@ -107,82 +104,18 @@ def _check(lang: str) -> str:
 
 def set_language(lang: str) -> None:
     """Make every refusal message and widget label speak ``lang`` ("en", "pt" or "es")."""
-    global _current
-    _current = _check(lang)
-
-
-def get_language() -> str:
-    """The language in use ("en" unless :func:`set_language` changed it)."""
-    return _current
+    set_current(_check(lang))
 
 
 @contextmanager
 def language(lang: str) -> Iterator[str]:
     """Use ``lang`` inside a ``with`` block, then restore the previous language."""
-    global _current
-    previous, _current = _current, _check(lang)
+    previous = get_language()
+    set_current(_check(lang))
     try:
-        yield _current
+        yield get_language()
     finally:
-        _current = previous
-
-
-@cache
-def catalogue(lang: str, domain: str) -> dict[str, Template]:
-    """The message templates of ``domain`` in ``lang`` (an empty dict if there is no such file)."""
-    path = resources.files(__name__).joinpath("catalogues", lang, f"{domain}.json")
-    if not path.is_file():
-        return {}
-    data: dict[str, Template] = json.loads(path.read_text(encoding="utf-8"))
-    return data
-
-
-@cache
-def _locale(lang: str) -> Locale:
-    return Locale.parse({"pt": "pt_BR"}.get(lang, lang))
-
-
-def plural_category(lang: str, count: int | float) -> str:
-    """The CLDR plural category of ``count`` in ``lang`` (Babel's data): "one",
-    "many", "other", …  Portuguese is Brazilian Portuguese (0 and 1 are "one")."""
-    return str(_locale(lang).plural_form(count))
-
-
-def _number(value: Any) -> int | float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return value
-    if isinstance(value, str):
-        try:
-            return int(value)
-        except ValueError:
-            try:
-                return float(value.replace(",", "."))
-            except ValueError:
-                return None
-    return None
-
-
-def choose(template: Template, lang: str, params: Mapping[str, Any]) -> str:
-    """The ``str.format`` template to use: ``template`` itself, or the form of a plural
-    template that the count in ``params`` selects in ``lang``."""
-    if isinstance(template, str):
-        return template
-    count = _number(params.get(template.get("plural_by", "count")))
-    if count is None:
-        return template["other"]
-    exact = template.get(f"={count:g}" if isinstance(count, float) else f"={count}")
-    if exact is not None:
-        return exact
-    return template.get(plural_category(lang, count), template["other"])
-
-
-def seat_number(seat: int) -> int:
-    """The number people read for the API's seat index ``seat``: seats are shown from 1.
-
-    The only place the shift is defined (docs/glossary.md, docs/errors.md)."""
-    return seat + 1
+        set_current(previous)
 
 
 def meld_label(index: int, lang: str | None = None) -> str:
@@ -200,8 +133,6 @@ def seat_phrase(seat: int, case: str = "label", /, lang: str | None = None, *, y
     """Seat ``seat`` (an API index) as people read it, in grammatical ``case`` of
     :data:`SEAT_CASES`; with ``you`` the learner's own pronoun in that case."""
     if case not in SEAT_CASES:
-        from liverpool.errors import InvalidArgumentError
-
         raise InvalidArgumentError(
             f"unknown seat case {case!r}: choose one of {', '.join(SEAT_CASES)}", code="invalid_argument"
         )
@@ -230,18 +161,6 @@ def domains() -> list[str]:
     return sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json"))
 
 
-def placeholders(template: Template) -> set[str]:
-    """The ``{name}`` fields a template uses (of a plural template: of all its forms,
-    and the count that selects the form)."""
-    if isinstance(template, dict):
-        fields = {template.get("plural_by", "count")}
-        for form, text in template.items():
-            if form != "plural_by":
-                fields |= placeholders(text)
-        return fields
-    return {field for _, field, _, _ in string.Formatter().parse(template) if field}
-
-
 def has_text(domain: str, key: str) -> bool:
     """Whether the default catalogue of ``domain`` has ``key``."""
     return key in catalogue(DEFAULT, domain)
@@ -253,7 +172,7 @@ def text(domain: str, key: str, /, lang: str | None = None, **params: Any) -> st
     translation shows something readable instead of failing (the catalogue tests make
     sure nothing is missing). An integer ``seat`` is an API index and is shown from 1
     (:func:`seat_number`); a seat already written as words is left as it is."""
-    lang = _current if lang is None else _check(lang)
+    lang = get_language() if lang is None else _check(lang)
     params = _for_people(params)
     template = catalogue(lang, domain).get(key)
     if template is None:
