@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up everything and run every check: engine purity, Rust tests, type stubs,
+# Set up everything and run every check: engine purity, no import cycle, Rust tests, type stubs,
 # Python tests (hypothesis 'ci' profile, doctests, executed notebooks), the
 # conformance scenarios, a quick benchmark smoke run, and the real-browser test
 # (every notebook in Voila + Chromium, screenshots in target/screenshots).
@@ -48,6 +48,10 @@ if cargo tree -p liverpool-engine -e normal,build --prefix none | grep -E '^(pyo
     exit 1
 fi
 echo "ok: no pyo3/numpy under liverpool-engine"
+
+step "no import cycle between the Rust files of the engine or the binding"
+# scripts/check_imports.py says how child modules and re-exports count (docs/architecture.md).
+.venv/bin/python scripts/check_imports.py
 
 step "rustfmt and clippy (warnings are errors)"
 cargo fmt --all --check

@@ -10,9 +10,10 @@
 
 mod contract;
 pub mod file;
+mod options;
 
 pub use contract::{Contract, MeldKind, MeldSpec, MAX_CONTRACT_MELDS};
-pub use file::{RuleOption, RULE_OPTIONS};
+pub use options::{RuleOption, RULE_OPTIONS};
 
 use crate::card::{Card, JOKER_ID};
 use crate::error::{Error, ErrorCode, Message, Result};
@@ -419,38 +420,8 @@ impl RuleSet {
         ]
     }
 
-    /// A rule set from JSON: a complete rule set (the form of [`RuleSet::to_json`]) or
-    /// `"base"` plus changes, as in a rule set file ([`file`]). Unknown keys and
-    /// impossible values are refused with the key's path and the reason.
-    pub fn from_json(text: &str) -> Result<RuleSet> {
-        file::from_json(text)
-    }
-
-    /// A rule set from TOML: `base = "contract"` plus changes, or a complete rule set
-    /// (the form of [`RuleSet::to_toml`]). See [`file`].
-    pub fn from_toml(text: &str) -> Result<RuleSet> {
-        file::from_toml(text)
-    }
-
-    /// A rule set file: JSON if the name ends in `.json` (or the text starts with `{`),
-    /// TOML otherwise.
-    pub fn from_file(path: &std::path::Path) -> Result<RuleSet> {
-        file::from_file(path)
-    }
-
-    /// A preset name, else a rule set file's path (what `--rules` accepts).
-    pub fn named_or_file(spec: &str) -> Result<RuleSet> {
-        file::named_or_file(spec)
-    }
-
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a RuleSet always serializes")
-    }
-
-    /// The complete rule set as TOML, every option with a comment naming its rule;
-    /// [`RuleSet::from_toml`] reads it back to an equal rule set.
-    pub fn to_toml(&self) -> String {
-        file::to_toml(self)
     }
 
     /// The rule id a refusal cites in this rule set's profile: `l` in profile L, `c`

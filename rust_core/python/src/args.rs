@@ -1,5 +1,5 @@
 //! Python arguments shared by every binding module: integers, seeds, player counts,
-//! rounds and thread counts. Each turns a bad value into a typed error with a stable
+//! rounds, thread counts, action ids. Each turns a bad value into a typed error with a stable
 //! code (never Python's bare `TypeError`/`OverflowError`); the ranges themselves are
 //! the engine's (`RuleSet`, `deal::check_players`).
 
@@ -8,7 +8,7 @@ use liverpool_engine::deal;
 use liverpool_engine::game::GameState;
 use liverpool_engine::{msg, Error, ErrorCode, RuleSet};
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
+use pyo3::types::{PyBool, PyInt};
 
 /// An integer argument as `i64`: `Err(true)` for an int beyond 64 bits, `Err(false)`
 /// for anything that is not an int.
@@ -88,4 +88,61 @@ pub fn deciding_seat(state: &GameState, seat: Option<&Bound<'_, PyAny>>) -> PyRe
         return Err(invalid_argument(msg!("arg.not_to_act", seat = seat, to_act = to_act)));
     }
     Ok(seat)
+}
+
+/// A count, seed or index: a Python or numpy integer in `0..2**64`; a bool, a float
+/// or anything else is `invalid_argument` naming `what` (never a bare `TypeError`).
+pub fn index_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    let refuse = || invalid_argument(msg!("arg.u64", what = what, value = obj));
+    // `True` is an int to Python and numpy's bool has `__index__`: neither is a count.
+    let type_name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    if obj.is_instance_of::<PyBool>() || type_name == "bool" || type_name == "bool_" {
+        return Err(refuse());
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return obj.extract::<u64>().map_err(|_| refuse());
+    }
+    // numpy integers (and any exact integer type) through `operator.index`.
+    let index = obj
+        .py()
+        .import("operator")?
+        .getattr("index")?
+        .call1((obj,))
+        .map_err(|_| refuse())?;
+    index.extract::<u64>().map_err(|_| refuse())
+}
+
+/// An action id argument: any non-negative Python or numpy integer (one beyond the
+/// space is the engine's `invalid_action_id`); a bool, a float, a string or anything
+/// else is `invalid_argument`.
+pub fn action_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    index_arg(obj, "action id")
+        .ok()
+        .and_then(|id| usize::try_from(id).ok())
+        .ok_or_else(|| invalid_argument(msg!("arg.action_id", value = obj)))
+}
+
+/// A sequence of action ids (each as [`action_id_arg`]).
+pub fn action_ids_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    let items = obj
+        .try_iter()
+        .map_err(|_| invalid_argument(msg!("arg.action_id", value = obj)))?;
+    let mut ids = Vec::new();
+    for item in items {
+        ids.push(action_id_arg(&item?)?);
+        if ids.len() > 1 << 16 {
+            return Err(invalid_argument(msg!("arg.action_id", value = obj)));
+        }
+    }
+    Ok(ids)
+}
+
+/// A non-negative integer argument (seat, meld number, seed); `None` for anything
+/// else, so that callers raise a typed error with a stable code instead of
+/// Python's `TypeError` / `OverflowError`.
+pub fn uint_arg(obj: &Bound<'_, PyAny>) -> Option<u64> {
+    if !obj.is_instance_of::<PyInt>() {
+        return None;
+    }
+    obj.extract::<u64>().ok()
 }

@@ -3,7 +3,8 @@
 //! from `game.rs`), `liverpool.action_space_size` and `liverpool.VecEnv`. Conversions only: ids, masks
 //! and legality are the engine's (`liverpool_engine::game::ActionSpace`).
 
-use crate::args::{players_arg, threads_arg};
+use crate::action_space::{layout_dict, names_of};
+use crate::args::{index_arg, players_arg, threads_arg};
 use crate::cards::PyRuleSet;
 use crate::errors::{busy, invalid_argument, py_result};
 use crate::game::PyGameState;
@@ -15,115 +16,10 @@ use liverpool_engine::search::with_threads;
 use liverpool_engine::vec_env::{Outputs, VecEnv, VecEnvConfig};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PySlice};
+use pyo3::types::PyDict;
 use std::sync::{Arc, Mutex, TryLockError};
 
-/// A count, seed or index: a Python or numpy integer in `0..2**64`; a bool, a float
-/// or anything else is `invalid_argument` naming `what` (never a bare `TypeError`).
-pub fn index_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
-    let refuse = || invalid_argument(msg!("arg.u64", what = what, value = obj));
-    // `True` is an int to Python and numpy's bool has `__index__`: neither is a count.
-    let type_name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
-    if obj.is_instance_of::<PyBool>() || type_name == "bool" || type_name == "bool_" {
-        return Err(refuse());
-    }
-    if obj.is_instance_of::<PyInt>() {
-        return obj.extract::<u64>().map_err(|_| refuse());
-    }
-    // numpy integers (and any exact integer type) through `operator.index`.
-    let index = obj
-        .py()
-        .import("operator")?
-        .getattr("index")?
-        .call1((obj,))
-        .map_err(|_| refuse())?;
-    index.extract::<u64>().map_err(|_| refuse())
-}
-
-/// An action id argument: any non-negative Python or numpy integer (one beyond the
-/// space is the engine's `invalid_action_id`); a bool, a float, a string or anything
-/// else is `invalid_argument`.
-pub fn action_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    index_arg(obj, "action id")
-        .ok()
-        .and_then(|id| usize::try_from(id).ok())
-        .ok_or_else(|| invalid_argument(msg!("arg.action_id", value = obj)))
-}
-
-/// A sequence of action ids (each as [`action_id_arg`]).
-pub fn action_ids_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
-    let items = obj
-        .try_iter()
-        .map_err(|_| invalid_argument(msg!("arg.action_id", value = obj)))?;
-    let mut ids = Vec::new();
-    for item in items {
-        ids.push(action_id_arg(&item?)?);
-        if ids.len() > 1 << 16 {
-            return Err(invalid_argument(msg!("arg.action_id", value = obj)));
-        }
-    }
-    Ok(ids)
-}
-
-/// `name -> slice` of the blocks of `space`, in id order.
-pub fn layout_dict<'py>(py: Python<'py>, space: &ActionSpace) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    for (name, range) in space.blocks() {
-        d.set_item(name, PySlice::new(py, range.start as isize, range.end as isize, 1))?;
-    }
-    Ok(d)
-}
-
-/// The names of every id of a space, in id order (the same in every state).
-fn names_of(space: &ActionSpace) -> Vec<String> {
-    (0..space.size)
-        .map(|id| space.id_name(id).unwrap_or_default())
-        .collect()
-}
-
-/// The number of action ids of a rule set (profile L by default) and player count
-/// (the rule set's default, 4 for every preset): the width of every mask.
-#[pyfunction]
-#[pyo3(signature = (rules = None, players = None))]
-fn action_space_size(
-    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
-    players: Option<&Bound<'_, PyAny>>,
-) -> PyResult<usize> {
-    let rules = rules.map(|r| r.rules.clone()).unwrap_or_else(RuleSet::liverpool);
-    let players = players_arg(players, &rules)?;
-    Ok(ActionSpace::new(&rules, players as usize).size)
-}
-
-/// The blocks of the action space of a rule set and player count, as `name -> slice`.
-#[pyfunction]
-#[pyo3(signature = (rules = None, players = None))]
-fn action_layout<'py>(
-    py: Python<'py>,
-    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
-    players: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let rules = rules.map(|r| r.rules.clone()).unwrap_or_else(RuleSet::liverpool);
-    let players = players_arg(players, &rules)?;
-    layout_dict(py, &ActionSpace::new(&rules, players as usize))
-}
-
-/// A short name of every action id of a rule set and player count, in id order:
-/// what each id means, the same in every state (`discard 7♦`, `go_down_card JK`, …).
-#[pyfunction]
-#[pyo3(signature = (rules = None, players = None))]
-fn action_names(
-    #[pyo3(from_py_with = crate::cards::rules_param)] rules: Option<PyRef<'_, PyRuleSet>>,
-    players: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<String>> {
-    let rules = rules.map(|r| r.rules.clone()).unwrap_or_else(RuleSet::liverpool);
-    let players = players_arg(players, &rules)?;
-    Ok(names_of(&ActionSpace::new(&rules, players as usize)))
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(action_space_size, m)?)?;
-    m.add_function(wrap_pyfunction!(action_layout, m)?)?;
-    m.add_function(wrap_pyfunction!(action_names, m)?)?;
     m.add_class::<PyVecEnv>()?;
     Ok(())
 }

@@ -2,9 +2,9 @@
 //! `Hint` object. The reason is a message id (`hint.*`) with its values, translated
 //! by `liverpool.errors.Message` exactly like an engine error.
 
+use crate::action::PyAction;
 use crate::args::{deciding_seat, seed_arg, u64_arg};
 use crate::errors::invalid_argument;
-use crate::game::PyAction;
 use liverpool_engine::bots::{ExpertBot, ExpertBudget};
 use liverpool_engine::error::Arg;
 use liverpool_engine::game::GameState;

@@ -6,6 +6,8 @@
 
 use pyo3::prelude::*;
 
+mod action;
+mod action_space;
 mod args;
 mod cards;
 mod deal;
@@ -13,6 +15,7 @@ mod env;
 mod errors;
 mod game;
 mod hint;
+mod json;
 mod search;
 mod sim;
 
@@ -26,6 +29,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     hint::register(m)?;
     sim::register(m)?;
+    action_space::register(m)?;
     env::register(m)?;
     Ok(())
 }

@@ -5,10 +5,11 @@
 //! `liverpool_engine::sim`); this module converts arguments, releases the GIL for
 //! the long work and returns numpy arrays.
 
+use crate::action::PyAction;
 use crate::args::{deciding_seat, threads_arg, u64_arg};
 use crate::cards::{rules_or_default, PyRuleSet};
 use crate::errors::{busy, invalid_argument, py_result};
-use crate::game::{PyAction, PyGameState};
+use crate::game::PyGameState;
 use crate::hint::budget_arg;
 use liverpool_engine::bots::{Bot, BotKind, ExpertBot, NativeBot};
 use liverpool_engine::game::GameState;

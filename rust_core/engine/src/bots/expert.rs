@@ -20,8 +20,9 @@
 //! The cut aims at the exact cut when the rules reward it (L-2.3). Decisions with a
 //! single move cost nothing. `docs/bots.md` has the measured strength.
 
+use super::bot::Bot;
 use super::estimate::{connections, could_help, estimate};
-use super::{Bot, GreedyBot};
+use super::greedy::GreedyBot;
 use crate::card::{Card, JOKER_ID};
 use crate::deal::draw_cut;
 use crate::error::Message;

@@ -25,11 +25,11 @@
 //!   it scores more; a joker only if nothing else is left. After going down, the
 //!   highest-points card that fits no table meld (those are laid off next turn).
 
+use super::bot::Bot;
 use super::estimate::{
     connections, could_help, could_meld, estimate, estimate_below, every_card_could_run, natural_ids_held,
     runs_jokers_needed_at_least, sets_and_runs_within_jokers, Estimate,
 };
-use super::Bot;
 use crate::card::{Card, CardCounts, CARD_KINDS, JOKER_ID};
 use crate::deal::draw_cut;
 use crate::game::{Action, GameState, Phase};

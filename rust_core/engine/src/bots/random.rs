@@ -1,6 +1,6 @@
 //! `RandomBot`: a uniformly random legal action.
 
-use super::Bot;
+use super::bot::Bot;
 use crate::game::{Action, GameState};
 use crate::rng::Rng;
 

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::card::{parse_cards, Card, CardCounts};
-use crate::game::{Phase, Position};
+use crate::game::{Action, GameState, Phase, Position};
 use crate::rules::RuleSet;
 use crate::sim::{play_game, recompute_round_scores, simulate};
 use serde_json::{json, Value};

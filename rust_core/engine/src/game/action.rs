@@ -1,8 +1,8 @@
 //! Actions (the steps of CONFORMANCE.md), the compact history of applied actions,
 //! and the events `apply` returns.
 
+use super::phase::CallKind;
 use super::serde_cards;
-use super::state::CallKind;
 use crate::card::Card;
 use crate::error::{Error, ErrorCode, Result};
 use crate::meld::End;

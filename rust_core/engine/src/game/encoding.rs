@@ -26,7 +26,9 @@
 //! whole-hand contract, L-8).
 
 use super::action::{Action, Event};
-use super::state::{CallKind, GameState, Phase};
+use super::phase::{CallKind, Phase};
+use super::selection::Selection;
+use super::state::GameState;
 use crate::card::{Card, CardCounts, Suit, CARD_KINDS};
 use crate::error::{Error, ErrorCode, Result};
 use crate::meld::{check_go_down, End, Meld};
@@ -64,23 +66,6 @@ const CALL_RUMMY: usize = 4;
 const NEXT_ROUND: usize = 5;
 const DECLINE_DISCARD: usize = 6;
 const CUT_RANDOM: usize = 7;
-
-/// The move being chosen id by id: a joker swap whose natural is chosen, or a
-/// go-down whose melds are being chosen. Held by the game between the ids of one
-/// move; any move the engine applies clears it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Selection {
-    /// `card` takes a joker's place in table meld `meld`; where the joker goes is next.
-    Swap { meld: usize, card: Card },
-    /// The melds chosen so far (`closed`), the cards of the meld being chosen
-    /// (`open`), and the legal go-downs (canonical form, see [`canonical_groups`])
-    /// that start with them.
-    GoDown {
-        closed: Vec<Vec<Card>>,
-        open: Vec<Card>,
-        candidates: Vec<Vec<Vec<Card>>>,
-    },
-}
 
 /// The action space of a rule set and a player count: sizes and offsets of the blocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,7 +12,8 @@
 //! construction.
 
 use super::action::{Action, History};
-use super::state::{GameState, Phase};
+use super::phase::Phase;
+use super::state::GameState;
 use crate::card::{Card, CardCounts, CARD_KINDS};
 use crate::deal::new_deck;
 use crate::rng::Rng;

@@ -7,7 +7,8 @@
 //! only splits that draw in two). Only the seat the engine waits for has moves.
 
 use super::action::Action;
-use super::state::{CallKind, GameState, Phase};
+use super::phase::{CallKind, Phase};
+use super::state::GameState;
 use crate::card::{Card, CardCounts};
 use crate::meld::{End, Meld};
 use crate::rules::JokerSwapRule;

@@ -12,16 +12,23 @@
 //! ```
 
 mod action;
+mod apply;
 mod encoding;
 mod infoset;
+mod invariants;
 mod legal;
+mod phase;
+mod plan;
 mod position;
 mod reachable;
 pub mod scenario;
+mod scoring;
+mod selection;
 mod serde_cards;
 mod snapshot;
 mod state;
 mod view;
+mod windows;
 
 #[cfg(test)]
 mod tests;
@@ -36,6 +43,7 @@ pub use action::{Action, Event, EventKind, RoundEnd, RoundEndReason};
 pub use encoding::{ActionSpace, CALL_PER_MELD, FIXED_ACTIONS, SWAP_PER_MELD};
 pub use infoset::InfoSet;
 pub use legal::GO_DOWN_LIMIT;
+pub use phase::{BuyWindow, CallKind, CallWindow, Phase};
 pub use position::{Position, PositionCalls, PositionMeld, PositionRng, PositionWindow};
 pub use reachable::MAX_SCORE;
 pub use scenario::{
@@ -43,5 +51,5 @@ pub use scenario::{
     ScenarioReport,
 };
 pub use snapshot::Step;
-pub use state::{BuyWindow, CallKind, CallWindow, GameState, Phase, TableMeld, MAX_SEATS};
+pub use state::{GameState, TableMeld, MAX_SEATS};
 pub use view::{observation_layout, MeldView, ObservationLayout, PlayerView, PHASE_NAMES};

@@ -7,8 +7,9 @@
 //! `rng`. Readers that do not know them ignore them.
 
 use super::action::History;
+use super::phase::{BuyWindow, CallKind, CallWindow, Phase};
 use super::serde_cards;
-use super::state::{BuyWindow, CallKind, CallWindow, GameState, Phase, SeatState, TableMeld, MAX_SEATS};
+use super::state::{GameState, SeatState, TableMeld, MAX_SEATS};
 use crate::card::{Card, CardCounts, CARD_KINDS};
 use crate::error::{Error, ErrorCode, Message, Result};
 use crate::limits::{read_capped, ReadError, MAX_INPUT_BYTES};

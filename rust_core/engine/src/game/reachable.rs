@@ -5,7 +5,8 @@
 //! live round where nobody may act never ends). See docs/guarantees.md.
 
 use super::action::Action;
-use super::state::{GameState, Phase};
+use super::phase::Phase;
+use super::state::GameState;
 use crate::error::{Error, ErrorCode, Message, Result};
 use crate::msg;
 use crate::rules::BuyingRule;

@@ -5,8 +5,9 @@
 //! line with a clear message, never a panic.
 
 use super::action::{Action, Event};
+use super::phase::Phase;
 use super::position::Position;
-use super::state::{GameState, Phase};
+use super::state::GameState;
 use crate::card::{format_cards, Card};
 use crate::error::{Error, ErrorCode};
 use crate::limits::{read_capped, ReadError, MAX_INPUT_BYTES};

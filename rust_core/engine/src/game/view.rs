@@ -2,8 +2,9 @@
 //! `observation_tensor` (layout documented on `observation_layout` and in
 //! docs/state-machine.md). Other hands appear as sizes only; the stock as its size.
 
+use super::phase::{CallKind, Phase};
 use super::serde_cards;
-use super::state::{CallKind, GameState, Phase};
+use super::state::GameState;
 use crate::card::{format_cards, Card, CARD_KINDS};
 use crate::error::Result;
 use crate::meld::MeldKind;
