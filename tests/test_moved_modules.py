@@ -133,12 +133,6 @@ def test_an_old_path_gives_the_same_module_and_names_the_new_one(old: str) -> No
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             importlib.import_module(parent)
-    if old in _moved.QUIET:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            assert importlib.import_module(old) is module
-        assert not [w for w in caught if old in str(w.message)]
-        return
     with pytest.warns(DeprecationWarning, match=rf"^{re.escape(old)} is deprecated: import {re.escape(new)}$"):
         assert importlib.import_module(old) is module
     assert sys.modules[old] is module and sys.modules[new] is module
@@ -164,7 +158,7 @@ def test_a_moved_module_as_an_attribute_of_the_package(name: str) -> None:
         warnings.simplefilter("always")
         assert getattr(liverpool, name) is module
     warned = [str(w.message) for w in caught if w.category is DeprecationWarning]
-    assert warned == ([] if f"liverpool.{name}" in _moved.QUIET else [f"liverpool.{name} is deprecated: import {new}"])
+    assert warned == [f"liverpool.{name} is deprecated: import {new}"]
     with pytest.raises(AttributeError, match="no attribute 'no_such_module'"):
         liverpool.no_such_module  # type: ignore[attr-defined]  # noqa: B018
 
@@ -197,13 +191,11 @@ def test_python_dash_m_runs_a_module_at_its_old_path() -> None:
     assert cli.returncode == 0 and "tournament" in cli.stdout and "import liverpool.tools.cli" in cli.stderr
 
 
-def test_the_quiet_alias_is_the_one_the_binding_imports() -> None:
-    """``liverpool.display`` resolves without a warning only because the compiled binding
-    imports it by that name for ``_repr_html_`` (rust_core/python/src/cards.rs). Once the
-    binding imports ``liverpool.teach.display``, this fails: drop the exemption."""
+def test_the_binding_imports_display_at_its_new_path() -> None:
+    """The compiled binding's ``_repr_html_`` imports ``liverpool.teach.display``
+    (rust_core/python/src/cards.rs), so a notebook showing a card warns about nothing."""
     binary = Path(liverpool._core.__file__).read_bytes()
-    for old in _moved.QUIET:
-        assert old.encode() in binary
+    assert b"liverpool.teach.display" in binary
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert liverpool.Card("7♦")._repr_html_().startswith("<")

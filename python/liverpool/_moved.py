@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
 from types import CodeType, ModuleType
 
-__all__ = ["MOVED", "QUIET", "MovedModuleFinder", "new_path", "install", "moved_attribute"]
+__all__ = ["MOVED", "MovedModuleFinder", "new_path", "install", "moved_attribute"]
 
 #: Every module that moved: old path -> new path. A moved package takes its submodules
 #: along (``liverpool.envs.aec`` -> ``liverpool.agents.envs.aec``, :func:`new_path`).
@@ -52,14 +52,6 @@ MOVED: dict[str, str] = {
     "liverpool.serve_kernels": "liverpool.tools.serve_kernels",
 }
 
-#: Old paths that resolve without the warning. The compiled binding imports
-#: ``liverpool.display`` by name for every ``_repr_html_`` (rust_core/python/src/cards.rs,
-#: ``display_html``), and nobody should be warned about the library's own import. When the
-#: binding imports ``liverpool.teach.display``, drop this (tests/test_moved_modules.py
-#: fails while the exemption outlives its reason).
-QUIET: frozenset[str] = frozenset({"liverpool.display"})
-
-
 def new_path(old: str) -> str | None:
     """Where the module ``old`` lives now; ``None`` if it did not move.
 
@@ -75,8 +67,7 @@ def new_path(old: str) -> str | None:
 
 
 def _warn(old: str, new: str, stacklevel: int) -> None:
-    if old not in QUIET:
-        warnings.warn(f"{old} is deprecated: import {new}", DeprecationWarning, stacklevel=stacklevel + 1)
+    warnings.warn(f"{old} is deprecated: import {new}", DeprecationWarning, stacklevel=stacklevel + 1)
 
 
 class _MovedModuleLoader(importlib.abc.Loader):

@@ -74,7 +74,7 @@ impl PyCard {
             None => RuleSet::liverpool().card_points(self.card),
         }
     }
-    /// Rich display in notebooks: the HTML comes from `liverpool.display.card_html`.
+    /// Rich display in notebooks: the HTML comes from `liverpool.teach.display.card_html`.
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
         display_html(slf.as_any(), "card_html")
     }
@@ -572,7 +572,7 @@ impl PyMeld {
     fn __len__(&self) -> usize {
         self.meld.len()
     }
-    /// Rich display in notebooks: the HTML comes from `liverpool.display.meld_html`.
+    /// Rich display in notebooks: the HTML comes from `liverpool.teach.display.meld_html`.
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
         display_html(slf.as_any(), "meld_html")
     }
@@ -642,11 +642,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// Rich notebook display: the binding only forwards to `liverpool.display.<function>`,
+/// Rich notebook display: the binding only forwards to `liverpool.teach.display.<function>`,
 /// so presentation (HTML, SVG, translations) stays in Python.
 pub(crate) fn display_html(obj: &Bound<'_, PyAny>, function: &str) -> PyResult<String> {
     obj.py()
-        .import("liverpool.display")?
+        .import("liverpool.teach.display")?
         .getattr(function)?
         .call1((obj,))?
         .extract()

@@ -137,7 +137,7 @@ impl PyDeal {
     fn cut_bonus(&self) -> bool {
         self.dealt.cut_bonus
     }
-    /// Rich display in notebooks: the HTML comes from `liverpool.display.deal_html`.
+    /// Rich display in notebooks: the HTML comes from `liverpool.teach.display.deal_html`.
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
         display_html(slf.as_any(), "deal_html")
     }

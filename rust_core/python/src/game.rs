@@ -96,7 +96,7 @@ impl PyTableMeld {
             meld: self.table_meld.meld.clone(),
         }
     }
-    /// Rich display in notebooks: the HTML comes from `liverpool.display.table_meld_html`.
+    /// Rich display in notebooks: the HTML comes from `liverpool.teach.display.table_meld_html`.
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
         display_html(slf.as_any(), "table_meld_html")
     }
@@ -304,7 +304,7 @@ impl PyGameState {
         let equal = other.get().read(py, |theirs| mine == *theirs);
         Ok(equal.into_pyobject(py)?.to_owned().into_any().unbind())
     }
-    /// Rich display in notebooks: the HTML comes from `liverpool.display.state_html`.
+    /// Rich display in notebooks: the HTML comes from `liverpool.teach.display.state_html`.
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
         display_html(slf.as_any(), "state_html")
     }
@@ -611,7 +611,7 @@ impl PyGameState {
     /// hand, the discard pile, the table, every hand's size, the stock's size, buys,
     /// scores, the phase), with the cards it cannot see (the other hands, the stock)
     /// dealt at random from `seed` around the cards the public history says each seat
-    /// holds, a fresh RNG and no history. What `liverpool.bots.play_game` hands a
+    /// holds, a fresh RNG and no history. What `liverpool.agents.bots.play_game` hands a
     /// Python bot: its legal actions there are those of the real game, and nothing in
     /// it tells more than `seat` may know (docs/agents.md).
     #[pyo3(signature = (seat, seed = None))]

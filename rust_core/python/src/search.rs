@@ -49,7 +49,7 @@ impl PyGoDown {
     fn points_left(&self) -> u32 {
         self.go_down.points_left
     }
-    /// Rich display in notebooks: the HTML comes from `liverpool.display.go_down_html`.
+    /// Rich display in notebooks: the HTML comes from `liverpool.teach.display.go_down_html`.
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
         display_html(slf.as_any(), "go_down_html")
     }
@@ -92,7 +92,7 @@ impl PyArrangement {
     fn points(&self) -> u32 {
         self.arrangement.points
     }
-    /// Rich display in notebooks: the HTML comes from `liverpool.display.arrangement_html`.
+    /// Rich display in notebooks: the HTML comes from `liverpool.teach.display.arrangement_html`.
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
         display_html(slf.as_any(), "arrangement_html")
     }

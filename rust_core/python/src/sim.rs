@@ -48,7 +48,7 @@ fn bot_kinds(bots: &Bound<'_, PyAny>) -> PyResult<Vec<BotKind>> {
 
 /// A native bot (`"greedy"`, `"random"` or `"expert"`), seeded: the same seed and
 /// the same states give the same choices. `budget` (expert only) is the number of
-/// samples of the hidden cards per decision (docs/bots.md). It follows the `liverpool.bots.Bot` protocol:
+/// samples of the hidden cards per decision (docs/bots.md). It follows the `liverpool.agents.bots.Bot` protocol:
 /// `choose(state, seat)` returns the `Action` for `seat`, which must be
 /// `state.to_act`. The bot keeps its random generator between calls, so use one
 /// bot per seat and game for reproducible games.
@@ -134,7 +134,7 @@ impl PyNativeBot {
 
 /// The seeds of game `index` of a batch seeded with `seed`: the `GameState` seed
 /// and one `NativeBot` seed per seat. `simulate` plays game `index` with exactly
-/// these, so `liverpool.bots.play_game` can replay any simulated game.
+/// these, so `liverpool.agents.bots.play_game` can replay any simulated game.
 #[pyfunction]
 fn game_seeds(
     seed: &Bound<'_, PyAny>,
@@ -464,7 +464,7 @@ fn _simulation_result_from_arrays(
 /// GIL is released while games run. `progress(done, total)`, if given, is called
 /// between chunks of games. Unknown bot names raise `InvalidArgumentError`.
 /// `first` plays games `first..first + games` of the batch instead (a seed range of
-/// a larger batch: `liverpool.distributed` splits a batch this way and joins the
+/// a larger batch: `liverpool.agents.distributed` splits a batch this way and joins the
 /// parts with `SimulationResult.concat`).
 #[pyfunction]
 #[pyo3(signature = (games, seed = None, bots = None, rules = None, threads = None, progress = None, first = None))]
