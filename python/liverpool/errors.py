@@ -22,6 +22,8 @@ Hierarchy::
     ├── InvalidArgumentError  (also ValueError)  invalid_argument, invalid_round, batch_too_large,
     │                                            invalid_action_id
     ├── PositionError         (also ValueError)  bad_position, bad_scenario
+    ├── PolicyFileError       (also ValueError)  policy_not_found, policy_too_large, bad_policy,
+    │                                            policy_mismatch
     └── IllegalMoveError                         every refusal of a move or meld by a rule
 
 >>> from liverpool import Card
@@ -41,7 +43,7 @@ from __future__ import annotations
 
 import re
 import string
-from typing import NamedTuple, Union
+from typing import Any, NamedTuple, Union
 
 from liverpool import i18n
 
@@ -51,6 +53,7 @@ __all__ = [
     "InvalidRulesError",
     "InvalidArgumentError",
     "PositionError",
+    "PolicyFileError",
     "IllegalMoveError",
     "ConcurrentUseError",
     "exception_class_for",
@@ -212,6 +215,28 @@ class InvalidArgumentError(LiverpoolError, ValueError):
 
 class PositionError(LiverpoolError, ValueError):
     """A position or scenario that is inconsistent or not valid JSON of its format."""
+
+
+class PolicyFileError(LiverpoolError, ValueError):
+    """A saved policy that cannot be played (``liverpool.policy_bot.load_policy``):
+    ``policy_not_found``, ``policy_too_large``, ``bad_policy`` (not an ``.npz`` of
+    plain arrays in the policy format: damaged, pickled, a field missing or of the
+    wrong shape) or ``policy_mismatch`` (trained for another rule set, number of
+    players or action space). The sentence comes from the ``bots`` catalogue
+    (``policy.*``), in the current language."""
+
+    @classmethod
+    def make(cls, code: str, key: str, **params: object) -> PolicyFileError:
+        values: dict[str, ParamValue] = {name: str(value) for name, value in params.items()}
+        english = i18n.text("bots", key, lang=i18n.DEFAULT, **values)
+        return cls(english, code, None, key, values)
+
+    @property
+    def message(self) -> str:
+        if self.key is None:
+            return self.english
+        values: dict[str, Any] = dict(self.params)
+        return i18n.text("bots", self.key, **values)
 
 
 class ConcurrentUseError(LiverpoolError, RuntimeError):

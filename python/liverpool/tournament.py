@@ -72,6 +72,7 @@ from liverpool.cli import add_progress_argument, add_ray_argument, add_rules_arg
 from liverpool.distributed import Backend, ensure_ray
 from liverpool.distributed import simulate as _simulate
 from liverpool.errors import InvalidArgumentError, LiverpoolError
+from liverpool.policy_bot import POLICY_PREFIX, load_policy, policy_bot_class
 from liverpool.progress import ProgressBar
 
 __all__ = ["EntryStats", "TournamentResult", "play", "load_bot_class", "seating_orders", "Z95"]
@@ -83,7 +84,11 @@ Progress = Callable[[int, int], object]
 
 
 def load_bot_class(spec: str) -> type:
-    """The class named by ``module:Class`` (``InvalidArgumentError`` if there is none)."""
+    """The class named by ``module:Class`` (``InvalidArgumentError`` if there is none),
+    or for ``policy:PATH`` a :class:`liverpool.policy_bot.PolicyBot` of the policy
+    saved at ``PATH`` (``PolicyFileError`` if it cannot be played)."""
+    if spec.startswith(POLICY_PREFIX):
+        return policy_bot_class(spec[len(POLICY_PREFIX) :])
     module_name, _, class_name = spec.partition(":")
     if not module_name or not class_name:
         raise InvalidArgumentError(f"{spec!r} is not module:Class", "invalid_argument")
@@ -225,6 +230,10 @@ class TournamentResult:
             result.append(EntryStats(entry, bot, self.games, win, win_ci, score, score_ci))
         return result
 
+    def ranking(self) -> list[EntryStats]:
+        """:meth:`stats` best first: by win rate, then by mean score (lower first, L-10.3)."""
+        return sorted(self.stats(), key=lambda s: (-s.win_rate, s.mean_score))
+
     def to_dict(self) -> dict[str, Any]:
         """The summary as JSON-ready data."""
         return {
@@ -240,6 +249,7 @@ class TournamentResult:
             "ties": "a win shared by k seats counts 1/k for each",
             "confidence": "95%, mean ± 1.96 standard errors over deals",
             "stats": [s.to_dict() for s in self.stats()],
+            "ranking": [s.entry for s in self.ranking()],
             "fault_counts": self.fault_counts(),
             "faults": [f.to_dict() for f in self.faults[:1000]],
         }
@@ -253,20 +263,25 @@ class TournamentResult:
             ),
             "",
         ]
-        header = ("entry", "win rate", "95% CI", "mean score", "95% CI")
+        header = ("rank", "entry", "win rate", "95% CI", "mean score", "95% CI")
         rows = [
             (
+                str(rank),
                 s.entry,
                 f"{s.win_rate:.1%}",
                 f"{s.win_rate_ci[0]:.1%} – {s.win_rate_ci[1]:.1%}",
                 f"{s.mean_score:.1f}",
                 f"{s.mean_score_ci[0]:.1f} – {s.mean_score_ci[1]:.1f}",
             )
-            for s in self.stats()
+            for rank, s in enumerate(self.ranking(), start=1)
         ]
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
         lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header, *rows]]
-        lines += ["", "a win shared by k seats counts 1/k for each (L-10.3); lower scores are better"]
+        lines += [
+            "",
+            "ranked by win rate, then mean score; a win shared by k seats counts 1/k for each (L-10.3); "
+            "lower scores are better",
+        ]
         counts = self.fault_counts()
         if counts:
             lines.append("")
@@ -401,7 +416,11 @@ def play(
         raise InvalidArgumentError(f"deals must be a non-negative integer, not {deals!r}", "invalid_argument")
     _check_options(time_limit, on_error)
     for spec in specs:
-        if ":" in spec:
+        if spec.startswith(POLICY_PREFIX):
+            # A saved policy plays only the table it was trained for: refused here,
+            # before any game, rather than as a fault in the first one.
+            load_policy(spec[len(POLICY_PREFIX) :]).check_table(rules, n)
+        elif ":" in spec:
             load_bot_class(spec)
     orders = seating_orders(n, seatings)
     m = len(orders)
