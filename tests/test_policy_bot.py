@@ -333,7 +333,6 @@ def test_non_path_argument_is_refused() -> None:
         load_policy(3)  # type: ignore[arg-type]
 
 
-@pytest.mark.skipif(not COMMITTED.exists(), reason="the committed policy is not there yet")
 def test_committed_policy_loads_and_fits_the_default_table() -> None:
     policy = load_policy(COMMITTED)
     policy.check_table(None, 4)
@@ -341,9 +340,15 @@ def test_committed_policy_loads_and_fits_the_default_table() -> None:
     assert play_game([PolicyBot(policy), "greedy", "greedy", "expert"], seed=0).is_game_over
 
 
-def _shared(path: Path) -> Any:
-    np.savez(path, **policy_arrays(hidden=(8,), seed=4))
-    return load_policy(path)
+def _shared() -> Any:
+    """One small policy for the property test (hypothesis does not mix with fixtures
+    of function scope), loaded from a temporary file that is removed at once."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "shared.npz"
+        np.savez(path, **policy_arrays(hidden=(8,), seed=4))
+        return load_policy(path)
 
 
-_SHARED_POLICY = _shared(Path(os.environ.get("TMPDIR", "/tmp")) / f"liverpool-policy-test-{os.getpid()}.npz")
+_SHARED_POLICY = _shared()

@@ -21,9 +21,15 @@ action sizes). This module loads such a file, checks it, and plays it:
 - ``liverpool tournament greedy expert random policy:PATH.npz`` plays a saved
   policy as an entry (:func:`policy_bot_class`).
 
+The policy trained for docs/agents.md is in the repository:
+
+>>> from pathlib import Path
 >>> from liverpool.bots import play_game
->>> bot = PolicyBot("examples/policies/maskable_ppo_liverpool_4p.npz")  # doctest: +SKIP
->>> play_game([bot, "greedy", "greedy", "expert"], seed=3).is_game_over  # doctest: +SKIP
+>>> root = Path(__file__).resolve().parents[2]
+>>> bot = PolicyBot(root / "examples/policies/maskable_ppo_liverpool_4p.npz")
+>>> bot.policy.rules.name, bot.policy.players, bot.policy.action_size
+('liverpool', 4, 1590)
+>>> play_game([bot, "greedy", "greedy", "expert"], seed=3).is_game_over
 True
 """
 

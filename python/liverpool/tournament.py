@@ -10,7 +10,9 @@ confidence intervals.
 **Line-up.** One entry per seat: a native bot name (``greedy``, ``random``,
 ``expert`` where the engine has it) or a Python bot given as ``module:Class``,
 built as ``Class(seed=...)`` for every game (the :class:`liverpool.bots.Bot`
-protocol). The same name may appear twice; its entries are reported apart
+protocol), or a saved learned policy given as ``policy:PATH.npz``
+(:mod:`liverpool.policy_bot`, refused before any game if it was trained for another
+table). The same name may appear twice; its entries are reported apart
 (``greedy``, ``greedy#2``).
 
 **Rotating seats (duplicate deals).** With ``n`` entries, each *deal* (game index
@@ -21,7 +23,7 @@ keep the order around the table, so who sits after whom still matters (a bot
 that sits after a weak discarder does better). ``seatings="all"`` plays every
 one of the ``n!`` orders and removes that too. ``deals × seatings`` games in all.
 
-**Numbers.** Per entry: the win rate, where a game won by ``k`` tied seats
+**Numbers.** Per entry, ranked by win rate and then mean score: the win rate, where a game won by ``k`` tied seats
 (L-10.3) counts ``1/k`` for each of them (so the win rates of a game add up to 1);
 the mean final score (lower is better, L-10.3); and for both a 95% confidence
 interval, mean ± 1.96 standard errors with the deal as the unit (an entry's
@@ -537,7 +539,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "bots",
         nargs="+",
         metavar="BOT",
-        help="one entry per seat: a native bot (greedy, random, expert) or a Python bot as module:Class",
+        help="one entry per seat: a native bot (greedy, random, expert), a Python bot as module:Class, "
+        "or a saved policy as policy:PATH.npz",
     )
     parser.add_argument("--deals", type=int, default=200, help="deals, each played once per seating (default 200)")
     parser.add_argument(
