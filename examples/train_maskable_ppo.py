@@ -139,7 +139,7 @@ class CurveLog:
 def make_callback(log: CurveLog, max_seconds: float | None) -> Any:
     from stable_baselines3.common.callbacks import BaseCallback
 
-    class CurveCallback(BaseCallback):  # type: ignore[misc]
+    class CurveCallback(BaseCallback):
         """Reads every finished game's totals from the adapter's ``infos``."""
 
         def _on_step(self) -> bool:

@@ -43,9 +43,10 @@ def decisions(seed: int, steps: int) -> list[tuple[np.ndarray[Any, Any], np.ndar
     moves and the ids in the middle of a go-down alike."""
     rng = np.random.default_rng(seed)
     game = GameState(seed=seed)
-    found = []
+    found: list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = []
     while len(found) < steps and not game.is_game_over:
         seat = game.to_act
+        assert seat is not None
         mask = game.legal_action_mask(seat)
         found.append((game.observation_tensor(seat), mask))
         game.apply_id(seat, int(rng.choice(np.flatnonzero(mask))))
@@ -101,6 +102,7 @@ def test_exported_policy_chooses_as_the_sb3_model(trained: Path) -> None:
     normalized = normalizer.normalize_obs(observations)
     with torch.no_grad():
         features = model.policy.extract_features(torch.as_tensor(normalized), model.policy.pi_features_extractor)
+        assert isinstance(features, torch.Tensor)  # one extractor for the policy, not a (pi, vf) pair
         torch_logits = model.policy.action_net(model.policy.mlp_extractor.forward_actor(features)).numpy()
     numpy_logits = policy.logits(observations)
     np.testing.assert_allclose(numpy_logits, torch_logits, rtol=1e-4, atol=1e-5)
