@@ -59,7 +59,7 @@ OLD_TO_NEW: dict[str, str] = {
 }
 
 #: Modules written with the new layout, which had no old path.
-NEW_MODULES = {"liverpool.tools.options"}
+NEW_MODULES = {"liverpool.tools.options", "liverpool.agents.policy_bot"}
 
 #: The public names of ``dir(liverpool)`` after ``import liverpool``, before the move.
 PUBLIC_BEFORE = {

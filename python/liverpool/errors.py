@@ -22,6 +22,8 @@ Hierarchy::
     ├── InvalidArgumentError  (also ValueError)  invalid_argument, invalid_round, batch_too_large,
     │                                            invalid_action_id
     ├── PositionError         (also ValueError)  bad_position, bad_scenario
+    ├── PolicyFileError       (also ValueError)  policy_not_found, policy_too_large, bad_policy,
+    │                                            policy_mismatch
     └── IllegalMoveError                         every refusal of a move or meld by a rule
 
 >>> from liverpool import Card
@@ -41,7 +43,8 @@ from __future__ import annotations
 
 import re
 import string
-from typing import NamedTuple, Union
+from collections.abc import Mapping
+from typing import Any, NamedTuple, Union
 
 # The catalogue layer, not liverpool.i18n: i18n raises these errors, so it imports this module.
 from liverpool import _catalogues
@@ -52,6 +55,7 @@ __all__ = [
     "InvalidRulesError",
     "InvalidArgumentError",
     "PositionError",
+    "PolicyFileError",
     "IllegalMoveError",
     "ConcurrentUseError",
     "exception_class_for",
@@ -214,6 +218,35 @@ class InvalidArgumentError(LiverpoolError, ValueError):
 
 class PositionError(LiverpoolError, ValueError):
     """A position or scenario that is inconsistent or not valid JSON of its format."""
+
+
+def _bots_sentence(key: str, lang: str, values: Mapping[str, ParamValue]) -> str:
+    """A sentence of the ``bots`` catalogue (English where ``lang`` lacks it); errors
+    reads the catalogues directly, as ``i18n`` imports errors (docs/architecture.md)."""
+    template = _catalogues.catalogue(lang, "bots").get(key)
+    if template is None:
+        template = _catalogues.catalogue(_catalogues.DEFAULT, "bots")[key]
+    return string.Formatter().vformat(_catalogues.choose(template, lang, values), (), dict(values))
+
+
+class PolicyFileError(LiverpoolError, ValueError):
+    """A saved policy that cannot be played (``liverpool.agents.policy_bot.load_policy``):
+    ``policy_not_found``, ``policy_too_large``, ``bad_policy`` (not an ``.npz`` of
+    plain arrays in the policy format: damaged, pickled, a field missing or of the
+    wrong shape) or ``policy_mismatch`` (trained for another rule set, number of
+    players or action space). The sentence comes from the ``bots`` catalogue
+    (``policy.*``), in the current language."""
+
+    @classmethod
+    def make(cls, code: str, key: str, **params: object) -> PolicyFileError:
+        values: dict[str, ParamValue] = {name: str(value) for name, value in params.items()}
+        return cls(_bots_sentence(key, _catalogues.DEFAULT, values), code, None, key, values)
+
+    @property
+    def message(self) -> str:
+        if self.key is None:
+            return self.english
+        return _bots_sentence(self.key, _catalogues.get_language(), dict(self.params))
 
 
 class ConcurrentUseError(LiverpoolError, RuntimeError):

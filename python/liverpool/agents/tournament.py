@@ -10,7 +10,9 @@ confidence intervals.
 **Line-up.** One entry per seat: a native bot name (``greedy``, ``random``,
 ``expert`` where the engine has it) or a Python bot given as ``module:Class``,
 built as ``Class(seed=...)`` for every game (the :class:`liverpool.agents.bots.Bot`
-protocol). The same name may appear twice; its entries are reported apart
+protocol), or a saved learned policy given as ``policy:PATH.npz``
+(:mod:`liverpool.agents.policy_bot`, refused before any game if it was trained for another
+table). The same name may appear twice; its entries are reported apart
 (``greedy``, ``greedy#2``).
 
 **Rotating seats (duplicate deals).** With ``n`` entries, each *deal* (game index
@@ -21,7 +23,7 @@ keep the order around the table, so who sits after whom still matters (a bot
 that sits after a weak discarder does better). ``seatings="all"`` plays every
 one of the ``n!`` orders and removes that too. ``deals × seatings`` games in all.
 
-**Numbers.** Per entry: the win rate, where a game won by ``k`` tied seats
+**Numbers.** Per entry, ranked by win rate and then mean score: the win rate, where a game won by ``k`` tied seats
 (L-10.3) counts ``1/k`` for each of them (so the win rates of a game add up to 1);
 the mean final score (lower is better, L-10.3); and for both a 95% confidence
 interval, mean ± 1.96 standard errors with the deal as the unit (an entry's
@@ -72,6 +74,7 @@ from liverpool.tools.options import add_progress_argument, add_ray_argument, add
 from liverpool.agents.distributed import Backend, ensure_ray
 from liverpool.agents.distributed import simulate as _simulate
 from liverpool.errors import InvalidArgumentError, LiverpoolError
+from liverpool.agents.policy_bot import POLICY_PREFIX, load_policy, policy_bot_class
 from liverpool.tools.progress import ProgressBar
 
 __all__ = ["EntryStats", "TournamentResult", "play", "load_bot_class", "seating_orders", "Z95"]
@@ -83,7 +86,11 @@ Progress = Callable[[int, int], object]
 
 
 def load_bot_class(spec: str) -> type:
-    """The class named by ``module:Class`` (``InvalidArgumentError`` if there is none)."""
+    """The class named by ``module:Class`` (``InvalidArgumentError`` if there is none),
+    or for ``policy:PATH`` a :class:`liverpool.agents.policy_bot.PolicyBot` of the policy
+    saved at ``PATH`` (``PolicyFileError`` if it cannot be played)."""
+    if spec.startswith(POLICY_PREFIX):
+        return policy_bot_class(spec[len(POLICY_PREFIX) :])
     module_name, _, class_name = spec.partition(":")
     if not module_name or not class_name:
         raise InvalidArgumentError(f"{spec!r} is not module:Class", "invalid_argument")
@@ -225,6 +232,10 @@ class TournamentResult:
             result.append(EntryStats(entry, bot, self.games, win, win_ci, score, score_ci))
         return result
 
+    def ranking(self) -> list[EntryStats]:
+        """:meth:`stats` best first: by win rate, then by mean score (lower first, L-10.3)."""
+        return sorted(self.stats(), key=lambda s: (-s.win_rate, s.mean_score))
+
     def to_dict(self) -> dict[str, Any]:
         """The summary as JSON-ready data."""
         return {
@@ -240,6 +251,7 @@ class TournamentResult:
             "ties": "a win shared by k seats counts 1/k for each",
             "confidence": "95%, mean ± 1.96 standard errors over deals",
             "stats": [s.to_dict() for s in self.stats()],
+            "ranking": [s.entry for s in self.ranking()],
             "fault_counts": self.fault_counts(),
             "faults": [f.to_dict() for f in self.faults[:1000]],
         }
@@ -253,20 +265,25 @@ class TournamentResult:
             ),
             "",
         ]
-        header = ("entry", "win rate", "95% CI", "mean score", "95% CI")
+        header = ("rank", "entry", "win rate", "95% CI", "mean score", "95% CI")
         rows = [
             (
+                str(rank),
                 s.entry,
                 f"{s.win_rate:.1%}",
                 f"{s.win_rate_ci[0]:.1%} – {s.win_rate_ci[1]:.1%}",
                 f"{s.mean_score:.1f}",
                 f"{s.mean_score_ci[0]:.1f} – {s.mean_score_ci[1]:.1f}",
             )
-            for s in self.stats()
+            for rank, s in enumerate(self.ranking(), start=1)
         ]
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
         lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header, *rows]]
-        lines += ["", "a win shared by k seats counts 1/k for each (L-10.3); lower scores are better"]
+        lines += [
+            "",
+            "ranked by win rate, then mean score; a win shared by k seats counts 1/k for each (L-10.3); "
+            "lower scores are better",
+        ]
         counts = self.fault_counts()
         if counts:
             lines.append("")
@@ -401,7 +418,11 @@ def play(
         raise InvalidArgumentError(f"deals must be a non-negative integer, not {deals!r}", "invalid_argument")
     _check_options(time_limit, on_error)
     for spec in specs:
-        if ":" in spec:
+        if spec.startswith(POLICY_PREFIX):
+            # A saved policy plays only the table it was trained for: refused here,
+            # before any game, rather than as a fault in the first one.
+            load_policy(spec[len(POLICY_PREFIX) :]).check_table(rules, n)
+        elif ":" in spec:
             load_bot_class(spec)
     orders = seating_orders(n, seatings)
     m = len(orders)
@@ -518,7 +539,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "bots",
         nargs="+",
         metavar="BOT",
-        help="one entry per seat: a native bot (greedy, random, expert) or a Python bot as module:Class",
+        help="one entry per seat: a native bot (greedy, random, expert), a Python bot as module:Class, "
+        "or a saved policy as policy:PATH.npz",
     )
     parser.add_argument("--deals", type=int, default=200, help="deals, each played once per seating (default 200)")
     parser.add_argument(
