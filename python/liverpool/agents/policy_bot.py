@@ -25,7 +25,7 @@ The policy trained for docs/agents.md is in the repository:
 
 >>> from pathlib import Path
 >>> from liverpool.agents.bots import play_game
->>> root = Path(__file__).resolve().parents[2]
+>>> root = Path(__file__).resolve().parents[3]
 >>> bot = PolicyBot(root / "examples/policies/maskable_ppo_liverpool_4p.npz")
 >>> bot.policy.rules.name, bot.policy.players, bot.policy.action_size
 ('liverpool', 4, 1590)
