@@ -17,7 +17,7 @@
 //! meld of its kind, so counting melds per kind is enough).
 
 use super::cands::{push_runs_through, Cand, Pool, Sizes, Through};
-use super::dfs::{GoDownSearch, Goal, Node};
+use super::goal::{GoDownSearch, Goal, Node};
 use crate::card::{CARD_KINDS, JOKER_ID};
 use crate::meld::MeldKind;
 use crate::rules::{RuleSet, MAX_CONTRACT_MELDS};
