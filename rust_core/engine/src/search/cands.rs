@@ -316,15 +316,12 @@ fn bits16(m: u16) -> u32 {
 /// the tests compare it with).
 pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u16; CARD_KINDS], out: &mut Vec<Cand>) {
     let jokers = pool[JOKER_ID as usize] as u32;
-    let min_naturals = rules.min_naturals_run.max(1) as u32;
     let run_min = sizes.run_min.max(1);
     let run_max = sizes.run_max.min(14);
     if run_min > run_max {
         return;
     }
-    let joker_points = points[JOKER_ID as usize] as u32;
     for suit in 0..4u8 {
-        let id_at = |pos: u8| suit * 13 + position_rank(pos) - 1;
         // Bit p (1..=14) set when the natural of position p is in the pool.
         // Branch-free: random hands make a data-dependent branch here mispredict often.
         let base = suit as usize * 13;
@@ -337,10 +334,7 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
         if naturals == 0 || naturals + jokers < run_min {
             continue;
         }
-        // Card id and points by position 1..=14 (index 0 unused).
-        let pos_id: [u8; 15] = std::array::from_fn(|p| if p == 0 { 0 } else { id_at(p as u8) });
-        let pos_points: [u32; 15] = std::array::from_fn(|p| points[pos_id[p] as usize] as u32);
-        let two_aces = pool[id_at(1) as usize] >= 2;
+        let suit_runs = SuitRuns::new(pool, suit, rules, points);
         if present & 0b10 != 0 {
             present |= 1 << 14;
         }
@@ -359,59 +353,104 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
                 let forced = missing_here & all;
                 let optional = all & !forced;
                 let spare = jokers - forced_count;
-                let window = rules.run_naturals_window.map_or(len, |w| (w as u32).min(len));
-                let window_mask = ((1u32 << window) - 1) as u16;
-                // The bit of position 14 within the run, if the run reaches it.
-                let ace_high = if start as u32 + len - 1 == 14 {
-                    1u16 << (len - 1)
-                } else {
-                    0
-                };
                 let mut emit = |mask: u16, mask_jokers: u32| {
                     debug_assert_eq!(mask_jokers, mask.count_ones());
-                    // Both aces of the suit (positions 1 and 14) as naturals need two copies.
-                    if start == 1 && len == 14 && mask & 1 == 0 && mask >> 13 & 1 == 0 && !two_aces {
-                        return;
+                    if let Some(cand) = suit_runs.cand(start, len, mask, mask_jokers) {
+                        out.push(cand);
                     }
-                    let window_jokers = if window == len {
-                        mask_jokers
-                    } else {
-                        bits16(mask & window_mask)
-                    };
-                    if window - window_jokers < min_naturals {
-                        return;
-                    }
-                    let mut cand = Cand::empty(MeldKind::Run, suit);
-                    cand.start = start;
-                    cand.len = len;
-                    cand.joker_mask = mask;
-                    cand.jokers = mask_jokers as u8;
-                    cand.points = mask_jokers * joker_points;
-                    let mut naturals = all & !mask;
-                    // Ace high first so that, when both aces are natural, the shared id
-                    // is merged into the first entry.
-                    // Only a run with the ace high can meet the ace again (at position 1).
-                    let may_repeat = naturals & ace_high != 0;
-                    if may_repeat {
-                        naturals &= !ace_high;
-                        cand.need(pos_id[14], 1);
-                        cand.points += pos_points[14];
-                    }
-                    while naturals != 0 {
-                        let pos = start as usize + naturals.trailing_zeros() as usize;
-                        naturals &= naturals - 1;
-                        if may_repeat {
-                            cand.need(pos_id[pos], 1);
-                        } else {
-                            cand.need_new(pos_id[pos], 1);
-                        }
-                        cand.points += pos_points[pos];
-                    }
-                    out.push(cand);
                 };
                 for_each_subset_counted(optional, spare, forced, forced_count, &mut emit);
             }
         }
+    }
+}
+
+/// One suit of the pool as [`push_runs`] and [`push_runs_through`] build its runs:
+/// enough to turn a start, a length and a choice of joker positions into a candidate.
+struct SuitRuns {
+    suit: u8,
+    /// Card id and points by position 1..=14 (index 0 unused; the ace at both ends).
+    pos_id: [u8; 15],
+    pos_points: [u32; 15],
+    /// Does the pool hold both aces of the suit (the full A..A run needs them)?
+    two_aces: bool,
+    min_naturals: u32,
+    /// W-4: the naturals are counted in the first cards of a run only.
+    naturals_window: Option<u8>,
+    joker_points: u32,
+}
+
+impl SuitRuns {
+    fn new(pool: &Pool, suit: u8, rules: &RuleSet, points: &[u16; CARD_KINDS]) -> SuitRuns {
+        let pos_id: [u8; 15] = std::array::from_fn(|p| {
+            if p == 0 {
+                0
+            } else {
+                suit * 13 + position_rank(p as u8) - 1
+            }
+        });
+        SuitRuns {
+            suit,
+            pos_id,
+            pos_points: std::array::from_fn(|p| points[pos_id[p] as usize] as u32),
+            two_aces: pool[suit as usize * 13] >= 2,
+            min_naturals: rules.min_naturals_run.max(1) as u32,
+            naturals_window: rules.run_naturals_window,
+            joker_points: points[JOKER_ID as usize] as u32,
+        }
+    }
+
+    /// The run of `len` cards from position `start` with jokers at the positions of
+    /// `mask` (bit `i`: position `start + i`), `mask_jokers` of them; `None` when it is
+    /// not legal: both aces natural from one copy, or too few naturals (in the window,
+    /// if any: L-4.5, W-4).
+    #[inline(always)]
+    fn cand(&self, start: u8, len: u32, mask: u16, mask_jokers: u32) -> Option<Cand> {
+        // Both aces of the suit (positions 1 and 14) as naturals need two copies.
+        if start == 1 && len == 14 && mask & 1 == 0 && mask >> 13 & 1 == 0 && !self.two_aces {
+            return None;
+        }
+        let window = self.naturals_window.map_or(len, |w| (w as u32).min(len));
+        let window_jokers = if window == len {
+            mask_jokers
+        } else {
+            bits16(mask & ((1u32 << window) - 1) as u16)
+        };
+        if window - window_jokers < self.min_naturals {
+            return None;
+        }
+        let mut cand = Cand::empty(MeldKind::Run, self.suit);
+        cand.start = start;
+        cand.len = len;
+        cand.joker_mask = mask;
+        cand.jokers = mask_jokers as u8;
+        cand.points = mask_jokers * self.joker_points;
+        let mut naturals = ((1u32 << len) - 1) as u16 & !mask;
+        // Ace high first so that, when both aces are natural, the shared id is merged
+        // into the first entry. Only a run with the ace high can meet the ace again (at
+        // position 1).
+        let ace_high = if start as u32 + len - 1 == 14 {
+            1u16 << (len - 1)
+        } else {
+            0
+        };
+        let may_repeat = naturals & ace_high != 0;
+        if may_repeat {
+            naturals &= !ace_high;
+            cand.need(self.pos_id[14], 1);
+            cand.points += self.pos_points[14];
+        }
+        while naturals != 0 {
+            let pos = start as usize + naturals.trailing_zeros() as usize;
+            naturals &= naturals - 1;
+            if may_repeat {
+                cand.need(self.pos_id[pos], 1);
+            } else {
+                cand.need_new(self.pos_id[pos], 1);
+            }
+            cand.points += self.pos_points[pos];
+        }
+        Some(cand)
     }
 }
 
@@ -445,16 +484,13 @@ pub(crate) fn push_runs_through(
 ) {
     let Through { c, every_joker, must } = through;
     let jokers = pool[JOKER_ID as usize] as u32;
-    let min_naturals = rules.min_naturals_run.max(1) as u32;
     let run_min = sizes.run_min.max(1);
     let run_max = sizes.run_max.min(14);
     if run_min > run_max {
         return;
     }
-    let joker_points = points[JOKER_ID as usize] as u32;
     let suit = c / 13;
     let rank = c % 13 + 1;
-    let id_at = |pos: u8| suit * 13 + position_rank(pos) - 1;
     let base = suit as usize * 13;
     let mut present: u16 = 0;
     for (r, &n) in pool[base..base + 13].iter().enumerate() {
@@ -465,8 +501,7 @@ pub(crate) fn push_runs_through(
     }
     // The positions of `c`: its rank, and 14 for an ace.
     let c_at: u16 = if rank == 1 { 1 << 1 | 1 << 14 } else { 1 << rank };
-    let pos_id: [u8; 15] = std::array::from_fn(|p| if p == 0 { 0 } else { id_at(p as u8) });
-    let pos_points: [u32; 15] = std::array::from_fn(|p| points[pos_id[p] as usize] as u32);
+    let suit_runs = SuitRuns::new(pool, suit, rules, points);
     let missing = !present & 0x7FFE;
     let (lowest, highest) = (c_at.trailing_zeros() as u8, 15 - c_at.leading_zeros() as u8);
     let must_lowest = if must == 0 { 15 } else { must.trailing_zeros() as u8 };
@@ -491,13 +526,6 @@ pub(crate) fn push_runs_through(
             let two_places = c_places.count_ones() == 2;
             let optional = all & !forced & !must_here & if two_places { all } else { !c_places };
             let spare = jokers - forced_count;
-            let window = rules.run_naturals_window.map_or(len, |w| (w as u32).min(len));
-            let window_mask = ((1u32 << window) - 1) as u16;
-            let ace_high = if start as u32 + len - 1 == 14 {
-                1u16 << (len - 1)
-            } else {
-                0
-            };
             if every_joker && forced_count + optional.count_ones().min(spare) < jokers {
                 continue;
             }
@@ -508,46 +536,15 @@ pub(crate) fn push_runs_through(
                 if two_places && mask & c_places == c_places {
                     return;
                 }
-                if start == 1 && len == 14 && mask & 1 == 0 && mask >> 13 & 1 == 0 && pool[id_at(1) as usize] < 2 {
+                let Some(cand) = suit_runs.cand(start, len, mask, mask_jokers) else {
                     return;
-                }
-                let window_jokers = if window == len {
-                    mask_jokers
-                } else {
-                    bits16(mask & window_mask)
                 };
-                if window - window_jokers < min_naturals {
-                    return;
-                }
-                let mut cand = Cand::empty(MeldKind::Run, suit);
-                cand.start = start;
-                cand.len = len;
-                cand.joker_mask = mask;
-                cand.jokers = mask_jokers as u8;
-                cand.points = mask_jokers * joker_points;
-                let mut naturals = all & !mask;
-                let may_repeat = naturals & ace_high != 0;
-                if may_repeat {
-                    naturals &= !ace_high;
-                    cand.need(pos_id[14], 1);
-                    cand.points += pos_points[14];
-                }
-                while naturals != 0 {
-                    let pos = start as usize + naturals.trailing_zeros() as usize;
-                    naturals &= naturals - 1;
-                    if may_repeat {
-                        cand.need(pos_id[pos], 1);
-                    } else {
-                        cand.need_new(pos_id[pos], 1);
-                    }
-                    cand.points += pos_points[pos];
-                }
                 let mut key = 0u128;
                 for i in 0..len as usize {
                     let id = if mask >> i & 1 == 1 {
                         JOKER_ID
                     } else {
-                        pos_id[start as usize + i]
+                        suit_runs.pos_id[start as usize + i]
                     };
                     key |= (id as u128 + 1) << (7 * (17 - i));
                 }

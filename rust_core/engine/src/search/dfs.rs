@@ -14,6 +14,8 @@
 //! The arrangement search (any number of melds) is in `arrange.rs`.
 
 use super::cands::{push_runs, push_sets, Cand, Pool, Sizes};
+use super::goal::Slot;
+pub(crate) use super::goal::{GoDownSearch, Goal, Node};
 use super::whole;
 use crate::card::{CARD_KINDS, JOKER_ID};
 use crate::meld::MeldKind;
@@ -116,80 +118,6 @@ pub(crate) fn multiset_cmp(a: &Pool, b: &Pool) -> Ordering {
         }
     }
     Ordering::Equal
-}
-
-/// What the search is for.
-pub(crate) trait Goal {
-    /// Does the goal prune on points? If not, candidates need no ordering and no
-    /// bound is computed.
-    const BOUNDED: bool = true;
-    /// Does the result depend only on which go-downs are reached, not on their order
-    /// nor on how often each is met? Such goals may use the whole-hand walk (`whole.rs`).
-    const ORDER_FREE: bool = false;
-    /// Does the goal keep the go-down with the least melds list among those that tie
-    /// on points and cards left? Then the whole-hand walk, where all go-downs tie so,
-    /// tries each card's melds in tuple order and prunes with [`Goal::least_melds`].
-    const LEAST_MELDS: bool = false;
-    /// The melds list (canonical) of the go-down kept so far, for [`Goal::LEAST_MELDS`].
-    fn least_melds(&self) -> Option<&[Cand]> {
-        None
-    }
-    /// Is a partial go-down that can reach at most `ub` points in melds worth extending?
-    fn worth(&self, ub: u32) -> bool;
-    /// A complete go-down; return `true` to stop the search.
-    fn leaf(&mut self, search: &GoDownSearch, node: &Node) -> bool;
-}
-
-/// The state of the walk.
-pub(crate) struct Node {
-    pub pool: Pool,
-    /// Cards left in the pool.
-    pub cards: u32,
-    /// Points of the cards placed in melds so far.
-    pub used: u32,
-    /// Candidate indices: the first `runs` slots index the run list, then the set list.
-    pub chosen: Vec<u32>,
-}
-
-/// A go-down search over one hand and contract.
-#[derive(Clone, Copy)]
-pub(crate) struct GoDownSearch<'a> {
-    pub points: [u16; CARD_KINDS],
-    /// Rank classes (0 = joker, 1..=13) by points, highest first (the capacity bound's
-    /// plain form, kept to check the fast one in debug builds).
-    order: [u8; 14],
-    /// The card ids the hand holds, highest points first: the capacity bound walks these
-    /// (the pool only loses cards), not the classes the hand may not hold at all.
-    held_by_points: [u8; CARD_KINDS],
-    held: usize,
-    pub runs: &'a [Cand],
-    pub sets: &'a [Cand],
-    pub n_runs: usize,
-    pub n_sets: usize,
-    pub whole_hand: bool,
-    pub adjacency: bool,
-    /// The shortest run any run slot takes.
-    pub run_min: u32,
-    slots: [Slot; MAX_CONTRACT_MELDS],
-    pub total_points: u32,
-}
-
-/// One meld of the contract as the search fills it.
-#[derive(Clone, Copy, Debug, Default)]
-struct Slot {
-    min: u32,
-    max: u32,
-    /// Does its range hold every candidate of its kind (then no length is checked)?
-    any_len: bool,
-    /// Does it share kind and range with the slot before it?
-    same_as_previous: bool,
-    /// Slots of its class from this one on, this one included.
-    class_left: u32,
-    /// Most points the slots after its class can put in melds (best candidate of their kind each).
-    others_best: u32,
-    /// Fewest and most cards the slots after this one need and can hold.
-    min_after: u32,
-    cap_after: u32,
 }
 
 /// Rank classes (0 = joker, 1..=13 = ace..king) by points, highest first. Points

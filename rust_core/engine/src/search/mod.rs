@@ -30,6 +30,7 @@ mod arrange;
 mod cands;
 pub mod count;
 mod dfs;
+mod goal;
 #[cfg(test)]
 mod tests;
 mod whole;

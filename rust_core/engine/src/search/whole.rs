@@ -17,7 +17,7 @@
 //! meld of its kind, so counting melds per kind is enough).
 
 use super::cands::{push_runs_through, Cand, Pool, Sizes, Through};
-use super::dfs::{GoDownSearch, Goal, Node};
+use super::goal::{GoDownSearch, Goal, Node};
 use crate::card::{CARD_KINDS, JOKER_ID};
 use crate::meld::MeldKind;
 use crate::rules::{RuleSet, MAX_CONTRACT_MELDS};
@@ -357,6 +357,34 @@ fn may_come_first(
     false
 }
 
+/// The least tuple key of a meld whose first card is `id`: the one-card tuple `(id)`.
+fn first_card_key(id: u8) -> u128 {
+    (id as u128 + 1) << (7 * 17)
+}
+
+/// Can a melds list (of one kind) made of the tuple keys `chosen` and `left` more keys
+/// be smaller than `best`, when `at_next` of the keys to come are at least `next` and
+/// the others at least `others`? The least such list puts those bounds in place of the
+/// keys to come; every list they stand for is, place by place once sorted, at least as
+/// large.
+fn least_list_may_beat(
+    chosen: &[u128],
+    left: usize,
+    (at_next, next): (usize, u128),
+    others: u128,
+    best: &[u128],
+) -> bool {
+    let mut least = [0u128; MAX_CONTRACT_MELDS];
+    let n = chosen.len() + left;
+    debug_assert_eq!(n, best.len());
+    debug_assert!(at_next <= left);
+    least[..chosen.len()].copy_from_slice(chosen);
+    least[chosen.len()..chosen.len() + at_next].fill(next);
+    least[chosen.len() + at_next..n].fill(others);
+    least[..n].sort_unstable();
+    least[..n] < *best
+}
+
 /// The whole-hand walk for a contract of runs only (every preset's whole-hand round
 /// but Shanghai's eighth), with no candidate list: at each step it builds the runs
 /// that hold the smallest natural `c` left and fit the pool of that step
@@ -432,13 +460,27 @@ impl RunWalk<'_, '_> {
         if runs_left == 0 || runs_cannot_cover(&node.pool, runs_left, search.run_min) {
             return false;
         }
-        if G::LEAST_MELDS
-            && !self.best_keys.is_empty()
-            && !may_come_first(std::iter::empty(), self.keys.iter().copied(), &self.best_keys, 0, c)
-        {
-            return false;
-        }
         let floor = if c == prev_c { floor } else { 0 };
+        // Bounds on the tuples of the runs to come (see `least_list_may_beat`): each
+        // holds `c` or a larger natural. One that holds `c` (at least one run per copy,
+        // an ace aside: a run can hold it at both ends) comes at or after `floor` and
+        // starts with `c` or a joker; one that does not starts with the next natural of
+        // the pool or a joker.
+        let (through_c, after_c) = if G::LEAST_MELDS {
+            let copies = node.pool[c as usize] as usize;
+            let through_c = if c % 13 == 0 { copies.div_ceil(2) } else { copies }.min(runs_left);
+            let next_natural = (c + 1..JOKER_ID).find(|&id| node.pool[id as usize] != 0);
+            (through_c, first_card_key(next_natural.unwrap_or(JOKER_ID)))
+        } else {
+            (0, 0)
+        };
+        if G::LEAST_MELDS && !self.best_keys.is_empty() {
+            let next = floor.max(first_card_key(c));
+            let others = next.min(after_c);
+            if !least_list_may_beat(&self.keys, runs_left, (through_c, next), others, &self.best_keys) {
+                return false;
+            }
+        }
         self.fresh.clear();
         // This run leaves enough cards for the runs after it, and not too many; the last
         // run takes every card left.
@@ -482,6 +524,18 @@ impl RunWalk<'_, '_> {
         }
         for at in base..end {
             let (key, cand) = self.built[at];
+            // The same bound with this run's tuple known (the runs that hold `c` after it
+            // come at or after it); the runs come in tuple order and the bound only grows
+            // with the tuple, so once it fails it fails for the rest.
+            if G::LEAST_MELDS && !self.best_keys.is_empty() {
+                self.keys.push(key);
+                let others = key.min(after_c);
+                let may = least_list_may_beat(&self.keys, runs_left - 1, (through_c - 1, key), others, &self.best_keys);
+                self.keys.pop();
+                if !may {
+                    break;
+                }
+            }
             if search.adjacency && self.touches_chosen_run(&cand) {
                 continue;
             }
