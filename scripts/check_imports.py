@@ -47,11 +47,6 @@ from pathlib import Path
 
 CRATES = ("rust_core/engine/src", "rust_core/python/src")
 
-# TEMPORARY: cycles whose files all lie under one of these folders are printed as warnings,
-# not failures. rust_core/engine/src/search/ is being rewritten on another branch (issue 19,
-# item 2) and is not ours to fix here; the lead empties this list when that branch merges.
-TEMPORARY_ALLOWED_CYCLES_UNDER: tuple[str, ...] = ("rust_core/engine/src/search/",)
-
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 MOD_DECL = re.compile(rf"\bmod\s+(?:r#)?({IDENT})\s*([;{{])")
 USE_STMT = re.compile(r"\buse\s+([^;]*);")
@@ -422,12 +417,10 @@ def main(argv: list[str] | None = None) -> int:
                 targets = sorted({rel(e.target) for e in edges if e.source == node})
                 print(f"{rel(node)} -> {', '.join(targets) or '(nothing)'}")
         for comp in find_cycles(nodes, edges):
-            allowed = any(all(rel(p).startswith(prefix) for p in comp) for prefix in TEMPORARY_ALLOWED_CYCLES_UNDER)
-            label = "warning (temporary exception)" if allowed else "error"
-            print(f"{label}: import cycle among {', '.join(rel(p) for p in comp)}")
+            print(f"error: import cycle among {', '.join(rel(p) for p in comp)}")
             for e in one_cycle(comp, edges):
                 print(f"  {rel(e.source)}:{e.line} -> {rel(e.target)}    {e.text}")
-            failed = failed or not allowed
+            failed = True
     if not failed:
         print(f"ok: no import cycle in {' or '.join(CRATES)}")
     return 1 if failed else 0
