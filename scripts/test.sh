@@ -5,8 +5,9 @@
 # (every notebook in Voila + Chromium, screenshots in target/screenshots).
 #
 # `scripts/test.sh --long` (make test-long) runs the same steps with the exhaustive
-# budgets: hypothesis profile `long`, 20x the Rust fuzz cases. docs/testing.md says
-# which command runs what.
+# budgets: hypothesis profile `long`, 20x the Rust fuzz cases, and LIVERPOOL_LONG=1
+# (the expert's whole game in the Rust id round trip, whole card-table games in every
+# language in the browser). docs/testing.md says which command runs what.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI=${CI:-}
