@@ -15,9 +15,22 @@ fi
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip
+# uv (a pip package) installs: it downloads in parallel, builds the extension while it
+# downloads, and links files from its cache instead of unpacking every wheel again, which
+# matters for torch (the rl extra). It keeps its cache in ~/.cache/uv. If uv cannot be
+# installed, pip does the same install, only slower.
+if [ ! -x .venv/bin/uv ]; then
+    .venv/bin/python -m pip install --quiet uv || true
+fi
 # Editable install: maturin compiles rust_core/python (release profile, see pyproject.toml).
-.venv/bin/python -m pip install --quiet -e ".[dev,notebooks,rl,distributed]"
+EXTRAS=".[dev,notebooks,rl,distributed]"
+if [ -x .venv/bin/uv ]; then
+    # The system's certificate store, as pip uses it here.
+    UV_NATIVE_TLS=1 \
+        .venv/bin/uv pip install --quiet --python .venv/bin/python -e "$EXTRAS"
+else
+    .venv/bin/python -m pip install --quiet -e "$EXTRAS"
+fi
 
 # The browser test (tests/browser, docs/browser-test.md) drives /usr/bin/chromium.
 # Fonts: the DejaVu fonts carry the suit symbols, or the screenshots would show boxes.

@@ -5,13 +5,16 @@
 # (every notebook in Voila + Chromium, screenshots in target/screenshots).
 #
 # `scripts/test.sh --long` (make test-long) runs the same steps with the exhaustive
-# budgets: hypothesis profile `long`, 20x the Rust fuzz cases. docs/testing.md says
-# which command runs what.
+# budgets: hypothesis profile `long`, 20x the Rust fuzz cases, and LIVERPOOL_LONG=1
+# (the expert's whole game in the Rust id round trip, whole card-table games in every
+# language in the browser). docs/testing.md says which command runs what.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI=${CI:-}
 if [ "${1:-}" = "--long" ]; then
     export HYPOTHESIS_PROFILE=long
+    # Rust tests that check a sample in `make test` check it all (tests_encoding.rs).
+    export LIVERPOOL_LONG=1
     export LIVERPOOL_FUZZ_CASES=${LIVERPOOL_FUZZ_CASES:-20000}
     export LIVERPOOL_FUZZ_EXAMPLES=${LIVERPOOL_FUZZ_EXAMPLES:-2000}
 else
@@ -32,34 +35,73 @@ step() {
     printf '\n== %s\n' "$*"
 }
 finish() {
-    local code=$?
+    local code=${1:-$?}
     if [ -n "$last_name" ]; then printf '   (%s: %ds)\n' "$last_name" $((SECONDS - last)); fi
     printf '\n== total: %ds\n' $((SECONDS - started))
     return $code
 }
 trap finish EXIT
 
-step "setup"
-bash scripts/setup.sh
+# The Rust checks need nothing from .venv, so they run alongside setup.sh: setup spends
+# much of its time downloading (network) and in the serial end of the extension's
+# release build (fat LTO, one codegen unit), when the second core would otherwise idle.
+# Cargo locks each profile's folder on its own, so the release build (setup) and the
+# debug builds (clippy, tests) do not wait for each other. Their output is printed
+# when setup is done, each part with its own time.
+rust_checks() {
+    local part_started=$SECONDS
+    part() {
+        if [ -n "${1:-}" ]; then printf '\n== %s\n' "$1"; fi
+        part_started=$SECONDS
+    }
+    part_done() { printf '   (%s: %ds)\n' "$1" $((SECONDS - part_started)); }
 
-step "the engine crate has no Python in its dependency tree"
-if cargo tree -p liverpool-engine -e normal,build --prefix none | grep -E '^(pyo3|numpy)' ; then
-    echo "liverpool-engine must not depend on pyo3 or numpy" >&2
+    part "the engine crate has no Python in its dependency tree"
+    if cargo tree -p liverpool-engine -e normal,build --prefix none | grep -E '^(pyo3|numpy)' ; then
+        echo "liverpool-engine must not depend on pyo3 or numpy" >&2
+        return 1
+    fi
+    echo "ok: no pyo3/numpy under liverpool-engine"
+    part_done "no Python under the engine"
+
+    part "no import cycle between the Rust files of the engine or the binding"
+    # scripts/check_imports.py (standard library only) says how child modules and
+    # re-exports count (docs/architecture.md, "Layers and imports").
+    "${PYTHON:-python3}" scripts/check_imports.py
+    part_done "no import cycle"
+
+    part "rustfmt and clippy (warnings are errors)"
+    cargo fmt --all --check
+    cargo clippy --workspace --all-targets -- -D warnings
+    part_done "rustfmt and clippy"
+
+    part "cargo test (engine)"
+    # Debug build on purpose: overflow checks and debug assertions are on.
+    cargo test -p liverpool-engine
+    part_done "cargo test"
+}
+
+step "setup, with the Rust checks alongside (rustfmt, clippy, cargo test)"
+mkdir -p target
+rust_log=target/rust-checks.log
+# Their own process group (set -m), so that if setup fails they are stopped with it: by
+# that group's id, which is ours.
+set -m
+( trap - EXIT; set -euo pipefail; rust_checks ) > "$rust_log" 2>&1 &
+rust_pid=$!
+set +m
+trap 'code=$?; kill -- -"$rust_pid" 2>/dev/null || true; finish "$code"' EXIT
+setup_started=$SECONDS
+bash scripts/setup.sh
+echo "setup.sh done in $((SECONDS - setup_started))s; the Rust checks (their log follows):"
+rust_failed=0
+wait "$rust_pid" || rust_failed=$?
+trap finish EXIT
+cat "$rust_log"
+if [ "$rust_failed" -ne 0 ]; then
+    echo "the Rust checks failed (exit $rust_failed; log above, also in $rust_log)" >&2
     exit 1
 fi
-echo "ok: no pyo3/numpy under liverpool-engine"
-
-step "no import cycle between the Rust files of the engine or the binding"
-# scripts/check_imports.py says how child modules and re-exports count (docs/architecture.md).
-.venv/bin/python scripts/check_imports.py
-
-step "rustfmt and clippy (warnings are errors)"
-cargo fmt --all --check
-cargo clippy --workspace --all-targets -- -D warnings
-
-step "cargo test (engine)"
-# Debug build on purpose: overflow checks and debug assertions are on.
-cargo test -p liverpool-engine
 
 step "type stubs match the binary (mypy.stubtest)"
 .venv/bin/python -m mypy.stubtest liverpool._core --allowlist scripts/stubtest-allowlist.txt
@@ -80,7 +122,9 @@ failed=0
 step "pytest (unit, property, differential, doctests, notebooks)"
 # Two workers (pytest-xdist): the tests are independent (own temp dirs, free ports), and
 # this halves the step on a 2-core machine. PYTEST_WORKERS=0 runs them in one process.
-.venv/bin/python -m pytest -q -n "${PYTEST_WORKERS:-2}" -m "not browser" || failed=1
+# --dist worksteal: a worker that runs out of tests takes some from the other, so one
+# slow test at the end (the state machine, the Ray run) does not leave a core idle.
+.venv/bin/python -m pytest -q -n "${PYTEST_WORKERS:-2}" --dist worksteal -m "not browser" || failed=1
 
 step "browser test: every notebook in Voila + Chromium (docs/browser-test.md)"
 .venv/bin/python -m pytest -q -m browser tests/browser || failed=1

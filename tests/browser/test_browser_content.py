@@ -1,10 +1,13 @@
 """What notebooks 01-03 say, read in Chromium as a learner sees them (Voila, code hidden):
-issue 15's content checks in every language, one page load per notebook and language.
+issue 15's content checks in every language, on the page load that the render test
+(``test_browser_notebooks.py``) and the play tests use too: each page is kept, untouched,
+for them.
 
 - Notebook 03's worked example ends as RULES.md L-11 and L-5.3 say: the board of section
   5 shows 4♣ in seat 1's set of 4s (table meld 0), and the page shows exactly one
-  refusal, the engine's L-5.3 sentence; the step-through player, clicked to its end,
-  ends the same way with that one refusal in its log.
+  refusal, the engine's L-5.3 sentence. (The step-through player on the same page is
+  clicked to its end by ``test_browser_play.py::test_step_through_the_worked_example``,
+  which checks that it ends the same way, on this same page load.)
 - No page shows a raw error code (``invalid_meld``, ``[same_turn_as_go_down, L-5.3]``) or
   a "(s)" plural, and the refusals shown are the ones the page announces.
 - Screenshots at 1280 px and 390 px wide land in ``target/screenshots/<lang>/`` for
@@ -33,7 +36,6 @@ ANNOUNCED_REFUSALS = {"01-first-look": ["L-4.3"], "02-rules-tour": None, "03-wor
 CODE_TAG = re.compile(r"\[[a-z]+(?:_[a-z]+)+(?:,\s*[LCW]-[\d.]+)?\]")
 RULE_ID = re.compile(r"\b[LCW]-\d+(?:\.\d+)?\b")
 WIDTHS = (1280, 390)
-WORKED_EXAMPLE_STEPS = 16
 
 from worked_example import WORKED_EXAMPLE  # noqa: E402 - the one copy of L-11's position
 
@@ -158,7 +160,8 @@ def _screenshots(view: Any, notebook: Path) -> list[Path]:
 def test_page_says_what_it_should(notebook: Path, open_notebook: Any) -> None:
     lang = notebook.parent.name
     worked_example = notebook.stem == "03-worked-example"
-    view = open_notebook(notebook, keep=not worked_example)  # notebook 03's player gets clicked
+    # Kept for the render test and then the play tests (notebook 03's player is clicked there).
+    view = open_notebook(notebook, keep=True)
     text = _learner_text(view, without_widgets=notebook.stem == "02-rules-tour")
 
     assert not _shown_codes(text), f"raw error codes on the page: {_shown_codes(text)}"
@@ -177,34 +180,5 @@ def test_page_says_what_it_should(notebook: Path, open_notebook: Any) -> None:
         laid_off = '.lp-meld[data-meld="0"][data-owner="1"] [data-card="4♣"]'
         assert _section_board_has(view, "5.", laid_off), "section 5's board does not show 4♣ on seat 1's set of 4s"
     _screenshots(view, notebook)
-    if worked_example:
-        _step_through_to_the_end(view)
     assert not view.stderr_outputs() and not view.console_errors, (view.stderr_outputs(), view.console_errors)
 
-
-def _step_through_to_the_end(view: Any) -> None:
-    """Click the step-through player's Next to its last step: one refusal (L-5.3) in its
-    log, no step the engine judges differently, and the 4♣ laid off on the last board."""
-    next_button = view.page.locator("button:has(i.fa-step-forward)").first
-    player = view.page.locator(".widget-vbox", has=next_button).last
-    next_button.scroll_into_view_if_needed()
-    clicks = 0
-    while next_button.is_enabled() and clicks < WORKED_EXAMPLE_STEPS + 1:
-        view.click(next_button)
-        clicks += 1
-    assert clicks == WORKED_EXAMPLE_STEPS and not next_button.is_enabled()
-    assert player.locator("ol.lp-log > li").count() == WORKED_EXAMPLE_STEPS
-    assert player.locator("ol.lp-log .lp-refused").count() == 1
-    assert "L-5.3" in player.locator("ol.lp-log .lp-refused").first.inner_text()
-    assert player.locator(".lp-mismatch").count() == 0
-    assert player.locator('.lp-state .lp-meld[data-meld="0"][data-owner="1"] [data-card="4♣"]').count() == 1
-    # The player with its whole log: the viewport grows to the page (Voila scrolls inside
-    # #rendered_cells, and an element screenshot only sees the viewport).
-    height = view.page.evaluate("document.querySelector('#rendered_cells').scrollHeight")
-    view.page.set_viewport_size({"width": VIEWPORT["width"], "height": max(int(height) + 40, 400)})
-    try:
-        target = screenshot_path(view.notebook, "-steps-end")
-        player.screenshot(path=str(target))
-        target.with_suffix(".txt").write_text(player.inner_text(), encoding="utf-8")
-    finally:
-        view.page.set_viewport_size(VIEWPORT)

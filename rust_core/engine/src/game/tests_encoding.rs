@@ -307,12 +307,22 @@ fn every_preset_plays_by_ids_with_the_mask_equal_to_the_accepted_ids() {
 /// Bots' games: every move a bot makes converts to ids that the masks allow and
 /// that make the same game (the teachers of imitation learning).
 fn bots_round_trip(preset: &str, kind: BotKind, games: u64, players: usize) -> (u64, u64) {
+    bots_round_trip_moves(preset, kind, games, players, u64::MAX)
+}
+
+/// [`bots_round_trip`], each game stopped after `max_moves` moves.
+fn bots_round_trip_moves(preset: &str, kind: BotKind, games: u64, players: usize, max_moves: u64) -> (u64, u64) {
     let rules = Arc::new(RuleSet::preset(preset).unwrap());
     let (mut moves, mut ids_longer) = (0u64, 0u64);
     for seed in 0..games {
         let mut g = GameState::new(Arc::clone(&rules), players, seed).unwrap();
         let mut bots: Vec<_> = (0..players as u64).map(|s| kind.build(seed * 31 + s)).collect();
+        let mut game_moves = 0u64;
         while let Some(seat) = g.to_act() {
+            if game_moves == max_moves {
+                break;
+            }
+            game_moves += 1;
             let action = bots[seat].choose(&g, seat);
             moves += 1;
             ids_longer += u64::from(g.action_ids(&action).unwrap().len() > 1);
@@ -330,9 +340,21 @@ fn every_move_of_greedy_and_expert_games_has_ids_that_play_it() {
         assert!(longer > 0, "{preset}: no go-down or swap by greedy bots");
         total += moves;
     }
-    let (moves, _) = bots_round_trip("liverpool", BotKind::Expert, 1, 4);
+    let (moves, _) = bots_round_trip_moves("liverpool", BotKind::Expert, 1, 4, expert_moves());
     total += moves;
     assert!(total > 2_000, "{total} moves");
+}
+
+/// How many moves of the expert's game the test above checks: its first 400 (part of
+/// its first round) in `make test`, the whole game (about 11,000 moves, a minute in a
+/// debug build, half of the engine's unit tests' time) in `make test-long`, which sets
+/// `LIVERPOOL_LONG=1` (docs/testing.md).
+fn expert_moves() -> u64 {
+    if std::env::var("LIVERPOOL_LONG").is_ok_and(|v| v == "1") {
+        u64::MAX
+    } else {
+        400
+    }
 }
 
 /// The long run (behind a flag): `LIVERPOOL_ROUND_TRIP_GAMES=1000 cargo test --release
