@@ -117,15 +117,29 @@ if [ -d ../shared/conformance ]; then SCENARIOS=(../shared/conformance "${SCENAR
 step "benchmark smoke run (numbers are printed, never asserted)"
 .venv/bin/liverpool bench --quick --json target/bench-quick.json
 
-# The last two steps both run even if the first fails, so one run reports both.
+# The last two steps run side by side, and both run even if one fails, so one run
+# reports both. The browser test mostly waits (Voila starting kernels, pages rendering):
+# alone it kept about a third of one core busy, so it runs alongside pytest's two
+# workers; its log is printed after pytest's. Each prints its slowest tests.
 failed=0
-step "pytest (unit, property, differential, doctests, notebooks)"
+step "pytest (unit, property, differential, doctests, notebooks), with the browser test alongside"
+browser_log=target/browser-test.log
+(
+    trap - EXIT
+    browser_started=$SECONDS
+    code=0
+    .venv/bin/python -m pytest -q -m browser tests/browser --durations=10 || code=$?
+    printf '   (browser test: %ds)\n' $((SECONDS - browser_started))
+    exit "$code"
+) > "$browser_log" 2>&1 &
+browser_pid=$!
 # Two workers (pytest-xdist): the tests are independent (own temp dirs, free ports), and
 # this halves the step on a 2-core machine. PYTEST_WORKERS=0 runs them in one process.
 # --dist worksteal: a worker that runs out of tests takes some from the other, so one
 # slow test at the end (the state machine, the Ray run) does not leave a core idle.
-.venv/bin/python -m pytest -q -n "${PYTEST_WORKERS:-2}" --dist worksteal -m "not browser" || failed=1
+.venv/bin/python -m pytest -q -n "${PYTEST_WORKERS:-2}" --dist worksteal -m "not browser" --durations=15 || failed=1
 
-step "browser test: every notebook in Voila + Chromium (docs/browser-test.md)"
-.venv/bin/python -m pytest -q -m browser tests/browser || failed=1
+step "browser test: every notebook in Voila + Chromium (docs/browser-test.md); ran alongside pytest"
+wait "$browser_pid" || failed=1
+cat "$browser_log"
 exit "$failed"
