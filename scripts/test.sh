@@ -103,12 +103,6 @@ if [ "$rust_failed" -ne 0 ]; then
     exit 1
 fi
 
-step "type stubs match the binary (mypy.stubtest)"
-.venv/bin/python -m mypy.stubtest liverpool._core --allowlist scripts/stubtest-allowlist.txt
-
-step "mypy --strict on the package"
-.venv/bin/python -m mypy
-
 step "conformance scenarios (shared examples and our own)"
 SCENARIOS=(tests/scenarios)
 if [ -d ../shared/conformance ]; then SCENARIOS=(../shared/conformance "${SCENARIOS[@]}"); fi
@@ -117,13 +111,15 @@ if [ -d ../shared/conformance ]; then SCENARIOS=(../shared/conformance "${SCENAR
 step "benchmark smoke run (numbers are printed, never asserted)"
 .venv/bin/liverpool bench --quick --json target/bench-quick.json
 
-# The last two steps run side by side, and both run even if one fails, so one run
-# reports both. The browser test mostly waits (Voila starting kernels, pages rendering):
-# alone it kept about a third of one core busy, so it runs alongside pytest's two
-# workers; its log is printed after pytest's. Each prints its slowest tests.
+# The browser test mostly waits (Voila starting kernels, pages rendering): alone it kept
+# about a third of one core busy. So it starts here, after the benchmark (whose numbers
+# it would disturb), and runs alongside the type checks and pytest's two workers; its log
+# is printed at the end. It and pytest both run even if one fails, so one run reports
+# both, and each prints its slowest tests.
 failed=0
-step "pytest (unit, property, differential, doctests, notebooks), with the browser test alongside"
 browser_log=target/browser-test.log
+# Its own process group, stopped (with Voila and Chromium) if a step below fails.
+set -m
 (
     trap - EXIT
     browser_started=$SECONDS
@@ -133,6 +129,16 @@ browser_log=target/browser-test.log
     exit "$code"
 ) > "$browser_log" 2>&1 &
 browser_pid=$!
+set +m
+trap 'code=$?; kill -- -"$browser_pid" 2>/dev/null || true; finish "$code"' EXIT
+
+step "type stubs match the binary (mypy.stubtest)"
+.venv/bin/python -m mypy.stubtest liverpool._core --allowlist scripts/stubtest-allowlist.txt
+
+step "mypy --strict on the package"
+.venv/bin/python -m mypy
+
+step "pytest (unit, property, differential, doctests, notebooks), with the browser test alongside"
 # Two workers (pytest-xdist): the tests are independent (own temp dirs, free ports), and
 # this halves the step on a 2-core machine. PYTEST_WORKERS=0 runs them in one process.
 # --dist worksteal: a worker that runs out of tests takes some from the other, so one
@@ -141,5 +147,6 @@ browser_pid=$!
 
 step "browser test: every notebook in Voila + Chromium (docs/browser-test.md); ran alongside pytest"
 wait "$browser_pid" || failed=1
+trap finish EXIT
 cat "$browser_log"
 exit "$failed"

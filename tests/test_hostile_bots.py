@@ -276,10 +276,12 @@ def test_any_mix_of_faults_gives_a_finished_game_with_fallback(script: list[str]
         def __init__(self) -> None:
             self.i = 0
             self.wrong = 0
+            self.wrong_before_last = 0
 
         def choose(self, state: GameState, seat: int) -> Any:
             what = script[self.i % len(script)]
             self.i += 1
+            self.wrong_before_last = self.wrong
             legal = state.legal_actions(seat)
             if what == "raise":
                 self.wrong += 1
@@ -313,8 +315,12 @@ def test_any_mix_of_faults_gives_a_finished_game_with_fallback(script: list[str]
     faults: list[BotFault] = []
     game = play_game([bot, "greedy", "greedy"], seed=seed, on_error="fallback", faults=faults, time_limit=0.1)
     assert game.is_game_over
-    assert len(faults) == bot.wrong
-    assert [f.kind for f in faults].count("timeout") <= 1
+    timeouts = [f.kind for f in faults].count("timeout")
+    assert timeouts <= 1
+    # On a loaded machine an honest decision may pass the 0.1 s limit too: then it is
+    # the one timeout, the bot's last decision (never asked again), not counted as wrong.
+    honest_timeout = timeouts == 1 and bot.wrong == bot.wrong_before_last
+    assert len(faults) == bot.wrong + honest_timeout
     _only_python_moves_in(game, seed, players=3)
 
 
