@@ -365,7 +365,7 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
     }
 }
 
-/// One suit of the pool as [`push_runs`] and [`push_runs_through`] build its runs:
+/// One suit of the pool as [`push_runs`] and the whole-hand sweep (`sweep.rs`) build its runs:
 /// enough to turn a start, a length and a choice of joker positions into a candidate.
 pub(crate) struct SuitRuns {
     suit: u8,
