@@ -50,12 +50,16 @@ struct Interval {
 /// the least melds list.
 type SuitGoDown = [Interval; MAX_CONTRACT_MELDS];
 
+const NOT_SWEPT: u16 = u16::MAX;
+const NO_GO_DOWN: u16 = u16::MAX - 1;
+
 /// Reusable buffers of the sweep (in [`super::dfs::Scratch`]).
 #[derive(Default)]
 pub(crate) struct SweepBuffers {
-    /// Per suit that holds naturals, per share (runs, jokers): `None` until swept, then
-    /// the suit's go-down for that share, if any.
-    shares: Vec<Option<Option<SuitGoDown>>>,
+    /// Per suit that holds naturals, per share (runs, jokers): [`NOT_SWEPT`],
+    /// [`NO_GO_DOWN`], or the index in `found` of the suit's go-down for that share.
+    shares: Vec<u16>,
+    found: Vec<SuitGoDown>,
     dead: DeadStates,
     /// The readings of every suit that holds naturals; suit `i`'s are
     /// `readings[first[i]..first[i + 1]]`.
@@ -97,7 +101,8 @@ pub(crate) fn sweep_whole_hand_of_runs<G: Goal>(
     let stride = jokers + 1;
     let per_suit = (runs + 1) * stride;
     buffers.shares.clear();
-    buffers.shares.resize(per_suit * suits.len(), None);
+    buffers.shares.resize(per_suit * suits.len(), NOT_SWEPT);
+    buffers.found.clear();
     buffers.readings.clear();
     let mut first = [0usize; 5];
     for (i, &suit) in suits.iter().enumerate() {
@@ -106,6 +111,7 @@ pub(crate) fn sweep_whole_hand_of_runs<G: Goal>(
     }
     let mut pick = Pick {
         shares: &mut buffers.shares,
+        found: &mut buffers.found,
         dead: &mut buffers.dead,
         readings: &mut buffers.readings,
         first,
@@ -167,7 +173,8 @@ struct Setup {
 
 /// The sharing of the runs and jokers between the suits.
 struct Pick<'t> {
-    shares: &'t mut [Option<Option<SuitGoDown>>],
+    shares: &'t mut [u16],
+    found: &'t mut Vec<SuitGoDown>,
     dead: &'t mut DeadStates,
     readings: &'t mut [Reading],
     first: [usize; 5],
@@ -198,7 +205,7 @@ impl Pick<'_> {
         let (fewest, fewest_jokers) = if i + 1 == n { (most, jokers) } else { (1, 0) };
         for k in fewest..=most {
             for j in fewest_jokers..=jokers {
-                if self.share(i, k, j).is_none() {
+                if !self.share(i, k, j) {
                     continue;
                 }
                 self.chosen[i] = (k, j);
@@ -210,11 +217,13 @@ impl Pick<'_> {
         false
     }
 
-    /// Suit `i`'s go-down with `runs` runs and `jokers` jokers, swept once.
-    fn share(&mut self, i: usize, runs: usize, jokers: usize) -> Option<SuitGoDown> {
+    /// Has suit `i` a go-down with `runs` runs and `jokers` jokers? Swept once.
+    fn share(&mut self, i: usize, runs: usize, jokers: usize) -> bool {
         let at = i * self.per_suit + runs * self.stride + jokers;
-        if let Some(known) = self.shares[at] {
-            return known;
+        match self.shares[at] {
+            NOT_SWEPT => {}
+            NO_GO_DOWN => return false,
+            _ => return true,
         }
         let readings = &mut self.readings[self.first[i]..self.first[i + 1]];
         let found = sweep_suit(
@@ -226,8 +235,14 @@ impl Pick<'_> {
             self.least,
             self.dead,
         );
-        self.shares[at] = Some(found);
-        found
+        self.shares[at] = match found {
+            Some(go_down) => {
+                self.found.push(go_down);
+                (self.found.len() - 1) as u16
+            }
+            None => NO_GO_DOWN,
+        };
+        found.is_some()
     }
 
     /// The go-down of the shares chosen: kept if it is the first, or less than the one
@@ -237,9 +252,7 @@ impl Pick<'_> {
         let mut n = 0;
         for (i, &suit) in self.suits.iter().enumerate() {
             let (k, j) = self.chosen[i];
-            let kept = self.shares[i * self.per_suit + k * self.stride + j]
-                .flatten()
-                .expect("only shares with a go-down are chosen");
+            let kept = &self.found[self.shares[i * self.per_suit + k * self.stride + j] as usize];
             for run in &kept[..k] {
                 all[n] = (suit, *run);
                 n += 1;
