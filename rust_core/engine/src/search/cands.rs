@@ -365,9 +365,9 @@ pub(crate) fn push_runs(pool: &Pool, rules: &RuleSet, sizes: &Sizes, points: &[u
     }
 }
 
-/// One suit of the pool as [`push_runs`] and [`push_runs_through`] build its runs:
+/// One suit of the pool as [`push_runs`] and the whole-hand sweep (`sweep.rs`) build its runs:
 /// enough to turn a start, a length and a choice of joker positions into a candidate.
-struct SuitRuns {
+pub(crate) struct SuitRuns {
     suit: u8,
     /// Card id and points by position 1..=14 (index 0 unused; the ace at both ends).
     pos_id: [u8; 15],
@@ -381,7 +381,7 @@ struct SuitRuns {
 }
 
 impl SuitRuns {
-    fn new(pool: &Pool, suit: u8, rules: &RuleSet, points: &[u16; CARD_KINDS]) -> SuitRuns {
+    pub(crate) fn new(pool: &Pool, suit: u8, rules: &RuleSet, points: &[u16; CARD_KINDS]) -> SuitRuns {
         let pos_id: [u8; 15] = std::array::from_fn(|p| {
             if p == 0 {
                 0
@@ -405,7 +405,7 @@ impl SuitRuns {
     /// not legal: both aces natural from one copy, or too few naturals (in the window,
     /// if any: L-4.5, W-4).
     #[inline(always)]
-    fn cand(&self, start: u8, len: u32, mask: u16, mask_jokers: u32) -> Option<Cand> {
+    pub(crate) fn cand(&self, start: u8, len: u32, mask: u16, mask_jokers: u32) -> Option<Cand> {
         // Both aces of the suit (positions 1 and 14) as naturals need two copies.
         if start == 1 && len == 14 && mask & 1 == 0 && mask >> 13 & 1 == 0 && !self.two_aces {
             return None;
@@ -454,125 +454,20 @@ impl SuitRuns {
     }
 }
 
-/// Which runs [`push_runs_through`] builds.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Through {
-    /// The natural every run holds, the smallest natural of the pool.
-    pub c: u8,
-    /// Only runs that use every joker of the pool.
-    pub every_joker: bool,
-    /// Positions (bit p, 2..=13) whose natural every run holds.
-    pub must: u16,
-}
-
-/// Append every legal run of `pool` within `sizes` that holds the natural `through.c` (a card
-/// id of the pool) as a natural, when no natural below `c` is left in the pool (so `c`
-/// is the run's smallest natural): the runs of [`push_runs`] that the whole-hand walk
-/// can take at a step, built from the pool of that step, so only runs that fit (save
-/// the second ace of a 14-card run, which [`Cand::fits`] checks). Only runs of
-/// `sizes.run_min..=sizes.run_max` cards are built, and with `every_joker` only those
-/// that use every joker of the pool (the last run of a whole hand), and that hold the
-/// naturals of every position of `must` (bit p, 2..=13). Each run comes with its
-/// [`Cand::tuple_key`].
-pub(crate) fn push_runs_through(
-    pool: &Pool,
-    rules: &RuleSet,
-    sizes: &Sizes,
-    points: &[u16; CARD_KINDS],
-    through: Through,
-    out: &mut Vec<(u128, Cand)>,
-) {
-    let Through { c, every_joker, must } = through;
-    let jokers = pool[JOKER_ID as usize] as u32;
-    let run_min = sizes.run_min.max(1);
-    let run_max = sizes.run_max.min(14);
-    if run_min > run_max {
-        return;
+/// The [`Cand::tuple_key`] of the run of `suit` from position `start`, `len` cards, with
+/// jokers at the positions of `mask` (bit `i`: position `start + i`), without building it.
+#[inline]
+pub(crate) fn run_key(suit: u8, start: u8, len: u32, mask: u16) -> u128 {
+    let mut key = 0u128;
+    for i in 0..len as usize {
+        let id = if mask >> i & 1 == 1 {
+            JOKER_ID
+        } else {
+            suit * 13 + position_rank(start + i as u8) - 1
+        };
+        key |= (id as u128 + 1) << (7 * (17 - i));
     }
-    let suit = c / 13;
-    let rank = c % 13 + 1;
-    let base = suit as usize * 13;
-    let mut present: u16 = 0;
-    for (r, &n) in pool[base..base + 13].iter().enumerate() {
-        present |= ((n != 0) as u16) << (r + 1);
-    }
-    if present & 0b10 != 0 {
-        present |= 1 << 14;
-    }
-    // The positions of `c`: its rank, and 14 for an ace.
-    let c_at: u16 = if rank == 1 { 1 << 1 | 1 << 14 } else { 1 << rank };
-    let suit_runs = SuitRuns::new(pool, suit, rules, points);
-    let missing = !present & 0x7FFE;
-    let (lowest, highest) = (c_at.trailing_zeros() as u8, 15 - c_at.leading_zeros() as u8);
-    let must_lowest = if must == 0 { 15 } else { must.trailing_zeros() as u8 };
-    for start in lowest.saturating_sub(jokers as u8).max(1)..=highest.min(must_lowest) {
-        let missing_here = missing >> start;
-        let must_here = must >> start;
-        let c_here = c_at >> start;
-        let mut forced_count = 0u32;
-        for len in 1..=run_max.min(15 - start as u32) {
-            forced_count += (missing_here >> (len - 1)) as u32 & 1;
-            if forced_count > jokers {
-                break;
-            }
-            let all = ((1u32 << len) - 1) as u16;
-            if len < run_min || c_here & all == 0 || must_here & !all != 0 {
-                continue;
-            }
-            let forced = missing_here & all;
-            // `c` stands as a natural: at its one place in the run, or (the full run
-            // from the ace to the ace) at one of its two.
-            let c_places = c_here & all;
-            let two_places = c_places.count_ones() == 2;
-            let optional = all & !forced & !must_here & if two_places { all } else { !c_places };
-            let spare = jokers - forced_count;
-            if every_joker && forced_count + optional.count_ones().min(spare) < jokers {
-                continue;
-            }
-            let mut emit = |mask: u16, mask_jokers: u32| {
-                if every_joker && mask_jokers != jokers {
-                    return;
-                }
-                if two_places && mask & c_places == c_places {
-                    return;
-                }
-                let Some(cand) = suit_runs.cand(start, len, mask, mask_jokers) else {
-                    return;
-                };
-                let mut key = 0u128;
-                for i in 0..len as usize {
-                    let id = if mask >> i & 1 == 1 {
-                        JOKER_ID
-                    } else {
-                        suit_runs.pos_id[start as usize + i]
-                    };
-                    key |= (id as u128 + 1) << (7 * (17 - i));
-                }
-                debug_assert_eq!(Some(key), cand.tuple_key());
-                out.push((key, cand));
-            };
-            if every_joker {
-                for_each_subset_of_size(optional, spare, forced, forced_count, &mut emit);
-            } else {
-                for_each_subset_counted(optional, spare, forced, forced_count, &mut emit);
-            }
-        }
-    }
-}
-
-/// Call `f(base | x, count + size)` for every subset `x` of `bits` with exactly
-/// `size` elements.
-fn for_each_subset_of_size(bits: u16, size: u32, base: u16, count: u32, f: &mut impl FnMut(u16, u32)) {
-    if size == 0 {
-        f(base, count);
-        return;
-    }
-    let mut rest = bits;
-    while rest != 0 && bits16(rest) >= size {
-        let low = rest & rest.wrapping_neg();
-        rest ^= low;
-        for_each_subset_of_size(rest, size - 1, base | low, count + 1, f);
-    }
+    key
 }
 
 /// Call `f(base | x, count + |x|)` for every subset `x` of `bits` with at most `room`

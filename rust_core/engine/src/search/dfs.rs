@@ -16,6 +16,7 @@
 use super::cands::{push_runs, push_sets, Cand, Pool, Sizes};
 use super::goal::Slot;
 pub(crate) use super::goal::{GoDownSearch, Goal, Node};
+use super::sweep;
 use super::whole;
 use crate::card::{CARD_KINDS, JOKER_ID};
 use crate::meld::MeldKind;
@@ -30,8 +31,8 @@ pub(crate) struct Scratch {
     pub(crate) chosen: Vec<u32>,
     /// The whole-hand walk's buffers (`whole.rs`).
     pub(crate) walk: whole::WalkBuffers,
-    /// The runs the whole-hand walk of runs builds along its path (`whole.rs`).
-    pub(crate) built: Vec<(u128, Cand)>,
+    /// The sweep's per-suit tables (`sweep.rs`).
+    pub(crate) sweep: sweep::SweepBuffers,
     /// What the last points table seen gives the search: one rule set asks again and again.
     tables: Option<PointsTables>,
 }
@@ -342,7 +343,7 @@ pub(crate) fn search_go_down<G: Goal>(
         chosen: std::mem::take(&mut scratch.chosen),
     };
     if walk_whole_hand && n_sets == 0 {
-        whole::walk_whole_hand_of_runs(&search, rules, &sizes, &mut scratch.built, &mut node, goal);
+        sweep::sweep_whole_hand_of_runs(&search, rules, &sizes, &mut scratch.sweep, &mut node, goal);
     } else if walk_whole_hand {
         let groups = whole::group(&search, &mut scratch.walk, G::LEAST_MELDS);
         whole::walk_whole_hand(&search, &groups, &mut node, goal);

@@ -31,6 +31,7 @@ mod cands;
 pub mod count;
 mod dfs;
 mod goal;
+mod sweep;
 #[cfg(test)]
 mod tests;
 mod whole;
