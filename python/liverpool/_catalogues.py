@@ -50,6 +50,21 @@ def catalogue(lang: str, domain: str) -> dict[str, Template]:
     return data
 
 
+def template(lang: str, domain: str, key: str, *, fallback: bool = True) -> Template | None:
+    """The template of ``key`` in ``domain`` for ``lang``; with ``fallback``, the English
+    one when ``lang`` lacks it. ``None`` when there is none."""
+    found = catalogue(lang, domain).get(key)
+    if found is None and fallback:
+        found = catalogue(DEFAULT, domain).get(key)
+    return found
+
+
+def fill(template: Template, lang: str, values: Mapping[str, Any]) -> str:
+    """``template`` with ``values`` in place (the plural form their count selects in
+    ``lang``). Raises ``KeyError``/``IndexError``/``ValueError`` if they do not fit."""
+    return string.Formatter().vformat(choose(template, lang, values), (), dict(values))
+
+
 @cache
 def _locale(lang: str) -> Locale:
     return Locale.parse({"pt": "pt_BR"}.get(lang, lang))

@@ -42,7 +42,6 @@ Hierarchy::
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Mapping
 from typing import Any, NamedTuple, Union
 
@@ -125,9 +124,7 @@ class Message(NamedTuple):
         wording for programmers: seat indices as sent and, of a plural template, its
         ``"other"`` form, the engine's template (in English, ``error.english``)."""
         lang = _catalogues.get_language() if lang is None else lang
-        template = _catalogues.catalogue(lang, DOMAIN).get(self.key)
-        if template is None and fallback:
-            template = _catalogues.catalogue(_catalogues.DEFAULT, DOMAIN).get(self.key)
+        template = _catalogues.template(lang, DOMAIN, self.key, fallback=fallback)
         if template is None:
             return None
         seats = people_seats(self.key) if for_people else frozenset()
@@ -147,7 +144,7 @@ class Message(NamedTuple):
         if not for_people and isinstance(template, dict):
             template = template["other"]
         try:
-            return string.Formatter().vformat(_catalogues.choose(template, lang, values), (), values)
+            return _catalogues.fill(template, lang, values)
         except (KeyError, IndexError, ValueError):
             return None
 
@@ -223,10 +220,10 @@ class PositionError(LiverpoolError, ValueError):
 def _bots_sentence(key: str, lang: str, values: Mapping[str, ParamValue]) -> str:
     """A sentence of the ``bots`` catalogue (English where ``lang`` lacks it); errors
     reads the catalogues directly, as ``i18n`` imports errors (docs/architecture.md)."""
-    template = _catalogues.catalogue(lang, "bots").get(key)
+    template = _catalogues.template(lang, "bots", key)
     if template is None:
-        template = _catalogues.catalogue(_catalogues.DEFAULT, "bots")[key]
-    return string.Formatter().vformat(_catalogues.choose(template, lang, values), (), dict(values))
+        raise KeyError(key)  # a key of this module's own, missing from the English catalogue
+    return _catalogues.fill(template, lang, values)
 
 
 class PolicyFileError(LiverpoolError, ValueError):
