@@ -14,7 +14,7 @@
 //! The arrangement search (any number of melds) is in `arrange.rs`.
 
 use super::cands::{push_runs, push_sets, Cand, Pool, Sizes};
-use super::goal::Slot;
+use super::goal::{joker_bucket, JokerBuckets, Slot, JOKER_BUCKETS};
 pub(crate) use super::goal::{GoDownSearch, Goal, Node};
 use super::sweep;
 use super::whole;
@@ -82,11 +82,28 @@ impl Scratch {
     }
 }
 
-/// Order candidates so that the best-scoring come first: the bounds below rely on it.
-/// (The order among equal scores changes which path finds a result first, never the
-/// result: ties are decided by the full key.)
-fn sort_candidates(list: &mut [Cand]) {
-    list.sort_unstable_by_key(|c| std::cmp::Reverse(c.points));
+/// Order candidates by joker bucket, most jokers first, then by points, most first, and
+/// say where each bucket starts ([`JokerBuckets`]): the bounds below rely on it. A slot
+/// skips the buckets the pool's jokers cannot pay for at once (most candidates a pool
+/// left by the slots before cannot take lack jokers, not naturals). (The order among
+/// equal keys changes which path finds a result first, never the result: ties are
+/// decided by the full key.)
+fn sort_candidates(list: &mut [Cand]) -> JokerBuckets {
+    list.sort_unstable_by_key(|c| std::cmp::Reverse((joker_bucket(c.jokers), c.points)));
+    let mut buckets = JokerBuckets {
+        first_at_most: [list.len() as u32; JOKER_BUCKETS],
+        best_at_most: [0; JOKER_BUCKETS],
+    };
+    for (k, c) in list.iter().enumerate().rev() {
+        let j = joker_bucket(c.jokers);
+        buckets.first_at_most[j] = k as u32;
+        buckets.best_at_most[j] = buckets.best_at_most[j].max(c.points);
+    }
+    for j in 1..JOKER_BUCKETS {
+        buckets.first_at_most[j] = buckets.first_at_most[j].min(buckets.first_at_most[j - 1]);
+        buckets.best_at_most[j] = buckets.best_at_most[j].max(buckets.best_at_most[j - 1]);
+    }
+    buckets
 }
 
 impl Cand {
@@ -169,6 +186,38 @@ fn ids_held(pool: &Pool) -> u64 {
     (0..6).fold(0u64, |ids, k| ids | word(8 * k) << (8 * k)) | (word(45) >> 3) << 48
 }
 
+/// By joker bucket `j`: the most points of a candidate of `list` (sorted, see
+/// [`sort_candidates`]) of bucket `j` or lower that fits `pool` (`held`: its ids) — the
+/// first that fits in each bucket; `None` if none fits.
+fn best_fitting_by_jokers(
+    list: &[Cand],
+    buckets: &JokerBuckets,
+    pool: &Pool,
+    held: u64,
+) -> Option<[u32; JOKER_BUCKETS]> {
+    let mut best = [0u32; JOKER_BUCKETS];
+    let mut any = false;
+    let top = joker_bucket(pool[JOKER_ID as usize]);
+    let mut k = buckets.first_at_most[top] as usize;
+    while k < list.len() {
+        let bucket = joker_bucket(list[k].jokers);
+        let end = buckets.end_of(bucket, list.len());
+        if let Some(c) = list[k..end].iter().find(|c| c.fits_held(pool, held)) {
+            best[bucket] = c.points;
+            any = true;
+        }
+        k = end;
+    }
+    for j in 1..=top {
+        best[j] = best[j].max(best[j - 1]);
+    }
+    // Budgets above the pool's jokers buy nothing more.
+    for j in top + 1..JOKER_BUCKETS {
+        best[j] = best[top];
+    }
+    any.then_some(best)
+}
+
 /// Run a go-down search for `hand` and `contract`, reporting every complete go-down
 /// it reaches to `goal`. Hands that are too small (or, for a whole hand, too large)
 /// or lack a candidate for some kind of slot end before any enumeration.
@@ -238,6 +287,7 @@ pub(crate) fn search_go_down<G: Goal>(
     let sort = G::BOUNDED && !walk_whole_hand;
     scratch.runs.clear();
     scratch.sets.clear();
+    let (mut run_buckets, mut set_buckets) = (JokerBuckets::default(), JokerBuckets::default());
     // The whole-hand walk of runs builds its runs step by step from the pool.
     if n_runs > 0 && !(walk_whole_hand && n_sets == 0) {
         push_runs(hand, rules, &sizes, &points, &mut scratch.runs);
@@ -245,7 +295,7 @@ pub(crate) fn search_go_down<G: Goal>(
             return;
         }
         if sort {
-            sort_candidates(&mut scratch.runs);
+            run_buckets = sort_candidates(&mut scratch.runs);
         }
     }
     if n_sets > 0 {
@@ -254,11 +304,12 @@ pub(crate) fn search_go_down<G: Goal>(
             return;
         }
         if sort {
-            sort_candidates(&mut scratch.sets);
+            set_buckets = sort_candidates(&mut scratch.sets);
         }
     }
-    let best_run = scratch.runs.first().map_or(0, |c| c.points);
-    let best_set = scratch.sets.first().map_or(0, |c| c.points);
+    // The best of each kind (read by bounded goals only, whose lists are sorted).
+    let best_run = run_buckets.best_at_most[JOKER_BUCKETS - 1];
+    let best_set = set_buckets.best_at_most[JOKER_BUCKETS - 1];
     let mut slots = [Slot::default(); MAX_CONTRACT_MELDS];
     let total = ranges.len();
     for i in (0..total).rev() {
@@ -327,6 +378,8 @@ pub(crate) fn search_go_down<G: Goal>(
         held,
         runs: &scratch.runs,
         sets: &scratch.sets,
+        run_buckets,
+        set_buckets,
         n_runs,
         n_sets,
         whole_hand: contract.whole_hand,
@@ -407,21 +460,29 @@ impl GoDownSearch<'_> {
         sum
     }
 
-    /// The most points slots `from..` can put in melds, each the best candidate of its
-    /// kind that fits `pool` (`held`: its ids, [`ids_held`]); `None` if some slot has no
-    /// candidate that fits. Candidates are sorted by points, so the first that fits is
-    /// the best.
-    fn others_best_fitting(&self, from: usize, pool: &Pool, held: u64) -> Option<u32> {
-        let best_fitting = |list: &[Cand]| list.iter().find(|c| c.fits_held(pool, held)).map(|c| c.points);
+    /// By joker budget `j`: the most points slots `from..` can put in melds using at
+    /// most `j` jokers, each the best candidate of its kind with at most `j` jokers —
+    /// among those that fit `pool` (`held`: its ids, [`ids_held`]), or, with `pool`
+    /// `None`, in the hand. `None` if some slot has no candidate that fits.
+    fn others_by_jokers(&self, from: usize, pool: Option<(&Pool, u64)>) -> Option<[u32; JOKER_BUCKETS]> {
         let total = self.n_runs + self.n_sets;
         let runs = self.n_runs.saturating_sub(from) as u32;
         let sets = (total - from.max(self.n_runs)) as u32;
-        let mut sum = 0;
-        if runs > 0 {
-            sum += best_fitting(self.runs)? * runs;
-        }
-        if sets > 0 {
-            sum += best_fitting(self.sets)? * sets;
+        let mut sum = [0u32; JOKER_BUCKETS];
+        for (list, buckets, count) in [
+            (self.runs, &self.run_buckets, runs),
+            (self.sets, &self.set_buckets, sets),
+        ] {
+            if count == 0 {
+                continue;
+            }
+            let best = match pool {
+                Some((pool, held)) => best_fitting_by_jokers(list, buckets, pool, held)?,
+                None => buckets.best_at_most,
+            };
+            for (s, b) in sum.iter_mut().zip(best) {
+                *s += b * count;
+            }
         }
         Some(sum)
     }
@@ -462,18 +523,59 @@ impl GoDownSearch<'_> {
         // The slots after this class score at most the best candidate of their kind
         // that still fits the pool (the pool only loses cards below): below the root
         // that is often less than the hand's best. None fits: no go-down below.
-        let others_best = if G::BOUNDED && slot > 0 && spec.others_best > 0 {
-            match self.others_best_fitting(slot + spec.class_left as usize, &node.pool, held) {
+        // By the jokers they may use (the pool's, less this slot's candidate's): the
+        // jokers a candidate takes are often what the slots after it lack.
+        let jokers_here = node.pool[JOKER_ID as usize];
+        let others_by_jokers = if G::BOUNDED && spec.others_best > 0 {
+            let pool = if slot > 0 { Some((&node.pool, held)) } else { None };
+            match self.others_by_jokers(slot + spec.class_left as usize, pool) {
                 Some(points) => points,
                 None => return false,
             }
         } else {
-            spec.others_best
+            [0; JOKER_BUCKETS]
         };
-        for (k, cand) in list.iter().enumerate().skip(from) {
-            // Later candidates, and later slots of this class, score no more than this one.
-            if !goal.worth(node.used + cand.points * spec.class_left + others_best) {
-                break;
+        let others_best = others_by_jokers[joker_bucket(jokers_here)];
+        // A bounded goal's lists are sorted by joker bucket (most first), then points:
+        // the candidates before the pool's bucket need more jokers than it holds.
+        let buckets = if is_run { &self.run_buckets } else { &self.set_buckets };
+        let first = if G::BOUNDED {
+            from.max(buckets.first_at_most[joker_bucket(jokers_here)] as usize)
+        } else {
+            from
+        };
+        let mut next = first;
+        while next < list.len() {
+            let k = next;
+            next += 1;
+            let cand = &list[k];
+            if G::BOUNDED {
+                // The later slots of this class take candidates from here on: the rest
+                // of this bucket (no more points than this one) or a lower bucket the
+                // jokers left can pay for.
+                let bucket = joker_bucket(cand.jokers);
+                let later = if spec.class_left > 1 && bucket > 0 {
+                    let affordable = joker_bucket(jokers_here.saturating_sub(cand.jokers));
+                    cand.points.max(buckets.best_at_most[(bucket - 1).min(affordable)])
+                } else {
+                    cand.points
+                };
+                let others = others_by_jokers[joker_bucket(jokers_here.saturating_sub(cand.jokers))];
+                if !goal.worth(node.used + cand.points + (spec.class_left - 1) * later + others) {
+                    // The last bucket mixes joker counts, so `others` may grow within it:
+                    // each of its candidates is judged alone.
+                    if bucket == JOKER_BUCKETS - 1 {
+                        continue;
+                    }
+                    // Nor can the rest of this bucket; the lower buckets score at most their best.
+                    if bucket == 0
+                        || !goal.worth(node.used + buckets.best_at_most[bucket - 1] * spec.class_left + others_best)
+                    {
+                        break;
+                    }
+                    next = buckets.end_of(bucket, list.len());
+                    continue;
+                }
             }
             debug_assert!(!spec.any_len || (spec.min..=spec.max).contains(&cand.len));
             if (!spec.any_len && (cand.len < spec.min || cand.len > spec.max)) || !cand.fits_held(&node.pool, held) {

@@ -53,6 +53,10 @@ pub(crate) struct GoDownSearch<'a> {
     pub(crate) held: usize,
     pub runs: &'a [Cand],
     pub sets: &'a [Cand],
+    /// Where each joker count starts in `runs` and `sets`, when the goal is bounded
+    /// (the lists are then sorted by jokers, then points, see [`JokerBuckets`]).
+    pub(crate) run_buckets: JokerBuckets,
+    pub(crate) set_buckets: JokerBuckets,
     pub n_runs: usize,
     pub n_sets: usize,
     pub whole_hand: bool,
@@ -79,4 +83,38 @@ pub(crate) struct Slot {
     /// Fewest and most cards the slots after this one need and can hold.
     pub(crate) min_after: u32,
     pub(crate) cap_after: u32,
+}
+
+/// Joker counts told apart in a candidate list's order; candidates with more jokers
+/// share the last bucket.
+pub(crate) const JOKER_BUCKETS: usize = 16;
+
+/// The bucket of a candidate with `jokers` jokers.
+#[inline]
+pub(crate) fn joker_bucket(jokers: u8) -> usize {
+    (jokers as usize).min(JOKER_BUCKETS - 1)
+}
+
+/// A candidate list sorted by joker bucket, most jokers first, then by points, most
+/// first: the candidates with at most `j` jokers are a suffix of the list, so a slot
+/// skips at once those the pool's jokers cannot pay for, and within a bucket the
+/// points only fall (`dfs.rs`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct JokerBuckets {
+    /// Index of the first candidate of bucket `j` or lower (the list's length if none).
+    pub(crate) first_at_most: [u32; JOKER_BUCKETS],
+    /// The most points of a candidate of bucket `j` or lower (0 if none).
+    pub(crate) best_at_most: [u32; JOKER_BUCKETS],
+}
+
+impl JokerBuckets {
+    /// The index just past bucket `j` (the list holds `len` candidates).
+    #[inline]
+    pub(crate) fn end_of(&self, j: usize, len: usize) -> usize {
+        if j == 0 {
+            len
+        } else {
+            self.first_at_most[j - 1] as usize
+        }
+    }
 }

@@ -1348,3 +1348,95 @@ proptest::proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------
+// The bounded slot search against the plain enumeration
+
+/// A goal as it is, but unbounded: the slot search then prunes nothing and leaves its
+/// candidates unsorted — the plain enumeration the bounded search (candidates by joker
+/// bucket, bounds by joker budget, `dfs.rs`) must agree with.
+struct Unbounded<G>(G);
+
+impl<G: dfs::Goal> dfs::Goal for Unbounded<G> {
+    const BOUNDED: bool = false;
+    fn worth(&self, _ub: u32) -> bool {
+        true
+    }
+    fn leaf(&mut self, search: &dfs::GoDownSearch, node: &dfs::Node) -> bool {
+        self.0.leaf(search, node)
+    }
+}
+
+/// The best go-down and its points, bounded and unbounded, on a contract the slot
+/// search fills (not a whole hand). Returns whether there is a go-down.
+fn check_bounded_slot_search(h: &CardCounts, contract: &Contract, rules: &RuleSet) -> bool {
+    assert!(!contract.whole_hand);
+    let pool = joker_form(h, rules);
+    let (mut bounded, mut plain) = (BestKey::default(), Unbounded(BestKey::default()));
+    search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut bounded);
+    search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut plain);
+    let key = |f: &Option<Found>| {
+        f.as_ref().map(|f| {
+            (
+                f.used,
+                f.left,
+                f.melds.iter().map(|c| c.ids().collect::<Vec<_>>()).collect::<Vec<_>>(),
+                f.melds.iter().map(|c| c.kind_order()).collect::<Vec<_>>(),
+            )
+        })
+    };
+    let text = format_cards(&h.to_cards());
+    let what = contract.describe();
+    assert_eq!(key(&bounded.best), key(&plain.0.best), "best of {text} for {what}");
+    let (mut bounded, mut plain) = (MaxPoints { best: None }, Unbounded(MaxPoints { best: None }));
+    search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut bounded);
+    search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut plain);
+    assert_eq!(bounded.best, plain.0.best, "points of {text} for {what}");
+    bounded.best.is_some()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+    /// L-3, L-4.4, L-4.5, issue 19: on joker-rich hands full of runs in one or two suits
+    /// (the bench's slow corner), after up to three buys, the bounded slot search keeps
+    /// the go-down and the points the plain enumeration keeps, in every round of 1–6.
+    #[test]
+    fn the_bounded_slot_search_agrees_on_joker_rich_run_rich_hands(
+        profile in 0usize..3,
+        two_suits in proptest::bool::ANY,
+        first_suit in 0u8..4,
+        stretches in proptest::collection::vec((0usize..2, 1u8..15, 3u8..7), 7),
+        naturals in 8usize..17,
+        jokers in 0u8..5,
+    ) {
+        let rules = match profile {
+            0 => l(),
+            1 => RuleSet { same_suit_runs_need_gap: false, ..l() },
+            _ => RuleSet::contract(),
+        };
+        let suits: Vec<u8> = if two_suits { vec![first_suit, (first_suit + 1) % 4] } else { vec![first_suit] };
+        let h = run_rich_hand(&rules, &suits, &stretches, naturals, jokers);
+        for contract in rules.contracts.iter().filter(|c| !c.whole_hand) {
+            check_bounded_slot_search(&h, contract, &rules);
+        }
+    }
+}
+
+#[test]
+fn the_bounded_slot_search_agrees_with_more_jokers_than_it_tells_apart() {
+    // A pool with more jokers than the joker buckets of `dfs.rs` (16): in profile C,
+    // where melds at go-down may be longer (C-4), long sets and runs of jokers share
+    // the last bucket, whose candidates differ in their jokers.
+    let rules = RuleSet::contract();
+    let mut found = 0;
+    for (naturals, jokers) in [("7♥ 7♠ 9♥ 4♣ 5♣ K♦", 17u8), ("2♠ 3♠ 9♠ Q♥ Q♦", 20), ("A♣ 5♦ 5♦ J♠", 16)]
+    {
+        let mut h = hand(naturals);
+        h.0[JOKER_ID as usize] = jokers;
+        for r in 1..=6u8 {
+            found += check_bounded_slot_search(&h, &round(&rules, r), &rules) as usize;
+        }
+    }
+    // Every round has a go-down when jokers abound (each meld needs one natural only).
+    assert!(found >= 15, "{found} go-downs");
+}
