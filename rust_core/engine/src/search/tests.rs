@@ -1314,7 +1314,7 @@ fn run_rich_hand(
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(160))]
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
     /// L-8, issue 19: on joker-rich hands full of runs in one or two suits, with up to
     /// the deck's jokers and up to three buys, the whole-hand search (the sweep over each
     /// suit's positions for a contract of runs, `sweep.rs`; the walk of `whole.rs` when
