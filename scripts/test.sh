@@ -40,7 +40,39 @@ finish() {
     printf '\n== total: %ds\n' $((SECONDS - started))
     return $code
 }
-trap finish EXIT
+
+# Background jobs run in their own process group (set -m), so that when the run stops
+# early (a step fails, Ctrl-C) each is stopped with everything it started (cargo, Voila,
+# Chromium) by that group's id, which is the job's pid.
+background_pids=()
+stop_background() {
+    local pid
+    for pid in "${background_pids[@]}"; do kill -- -"$pid" 2>/dev/null || true; done
+}
+trap 'code=$?; stop_background; finish "$code"' EXIT
+
+# in_background LOG FUNCTION: runs FUNCTION (set -euo pipefail) with its output in LOG;
+# its pid is left in $background_pid.
+in_background() {
+    local log=$1
+    shift
+    set -m
+    ( trap - EXIT; set -euo pipefail; "$@" ) > "$log" 2>&1 &
+    background_pid=$!
+    set +m
+    background_pids+=("$background_pid")
+}
+
+# wait_background PID: waits for that job; its exit code is left in $background_code.
+wait_background() {
+    local pid=$1 kept=() other
+    background_code=0
+    wait "$pid" || background_code=$?
+    for other in "${background_pids[@]}"; do
+        if [ "$other" != "$pid" ]; then kept+=("$other"); fi
+    done
+    background_pids=("${kept[@]}")
+}
 
 # The Rust checks need nothing from .venv, so they run alongside setup.sh: setup spends
 # much of its time downloading (network) and in the serial end of the extension's
@@ -84,22 +116,18 @@ rust_checks() {
 step "setup, with the Rust checks alongside (rustfmt, clippy, cargo test)"
 mkdir -p target
 rust_log=target/rust-checks.log
-# Their own process group (set -m), so that if setup fails they are stopped with it: by
-# that group's id, which is ours.
-set -m
-( trap - EXIT; set -euo pipefail; rust_checks ) > "$rust_log" 2>&1 &
-rust_pid=$!
-set +m
-trap 'code=$?; kill -- -"$rust_pid" 2>/dev/null || true; finish "$code"' EXIT
+in_background "$rust_log" rust_checks
+rust_pid=$background_pid
 setup_started=$SECONDS
 bash scripts/setup.sh
 echo "setup.sh done in $((SECONDS - setup_started))s; the Rust checks (their log follows):"
-rust_failed=0
-wait "$rust_pid" || rust_failed=$?
-trap finish EXIT
+# Waited for here, not left to run on alongside pytest: measured on a clean clone, that
+# put 150 CPU s more into the busiest part of the run, and the whole took longer
+# (581 s against 514 s), while alongside setup they fit in its span.
+wait_background "$rust_pid"
 cat "$rust_log"
-if [ "$rust_failed" -ne 0 ]; then
-    echo "the Rust checks failed (exit $rust_failed; log above, also in $rust_log)" >&2
+if [ "$background_code" -ne 0 ]; then
+    echo "the Rust checks failed (exit $background_code; log above, also in $rust_log)" >&2
     exit 1
 fi
 
@@ -108,45 +136,57 @@ SCENARIOS=(tests/scenarios)
 if [ -d ../shared/conformance ]; then SCENARIOS=(../shared/conformance "${SCENARIOS[@]}"); fi
 .venv/bin/liverpool conformance "${SCENARIOS[@]}"
 
-step "benchmark smoke run (numbers are printed, never asserted)"
-.venv/bin/liverpool bench --quick --json target/bench-quick.json
-
-# The browser test mostly waits (Voila starting kernels, pages rendering): alone it kept
-# about a third of one core busy. So it starts here, after the benchmark (whose numbers
-# it would disturb), and runs alongside the type checks and pytest's two workers; its log
-# is printed at the end. It and pytest both run even if one fails, so one run reports
-# both, and each prints its slowest tests.
-failed=0
+# The browser test mostly waits (Voila running a page's cells, Chromium drawing it): alone,
+# on one worker, it kept about half of one core busy for ~250 s. So it runs on two
+# workers, each with its own Voila and Chromium (the English pages and the way-in on one,
+# pt and es on the other: tests/browser/conftest.py, `worker_group`), alongside the type
+# checks and pytest; its log is printed after pytest. All of them run even if one fails,
+# so one run reports them all, and both pytest runs print their slowest tests.
+browser_test() {
+    local started=$SECONDS code=0
+    .venv/bin/python -m pytest -q -n 2 -m browser tests/browser --durations=10 || code=$?
+    printf '   (browser test: %ds)\n' $((SECONDS - started))
+    return "$code"
+}
 browser_log=target/browser-test.log
-# Its own process group, stopped (with Voila and Chromium) if a step below fails.
-set -m
-(
-    trap - EXIT
-    browser_started=$SECONDS
-    code=0
-    .venv/bin/python -m pytest -q -m browser tests/browser --durations=10 || code=$?
-    printf '   (browser test: %ds)\n' $((SECONDS - browser_started))
-    exit "$code"
-) > "$browser_log" 2>&1 &
-browser_pid=$!
-set +m
-trap 'code=$?; kill -- -"$browser_pid" 2>/dev/null || true; finish "$code"' EXIT
+in_background "$browser_log" browser_test
+browser_pid=$background_pid
 
-step "type stubs match the binary (mypy.stubtest)"
-.venv/bin/python -m mypy.stubtest liverpool._core --allowlist scripts/stubtest-allowlist.txt
+# The type checks need one core for ~30 s; alone they left the other core to the
+# browser's waiting. They run alongside pytest instead, their log printed after it.
+type_checks() {
+    local started=$SECONDS
+    printf '== type stubs match the binary (mypy.stubtest)\n'
+    .venv/bin/python -m mypy.stubtest liverpool._core --allowlist scripts/stubtest-allowlist.txt
+    printf '   (stubtest: %ds)\n\n== mypy --strict on the package\n' $((SECONDS - started))
+    started=$SECONDS
+    .venv/bin/python -m mypy
+    printf '   (mypy: %ds)\n' $((SECONDS - started))
+}
+types_log=target/type-checks.log
+in_background "$types_log" type_checks
+types_pid=$background_pid
 
-step "mypy --strict on the package"
-.venv/bin/python -m mypy
-
-step "pytest (unit, property, differential, doctests, notebooks), with the browser test alongside"
+failed=0
+step "pytest (unit, property, differential, doctests, notebooks), with the type checks and the browser test alongside"
 # Two workers (pytest-xdist): the tests are independent (own temp dirs, free ports), and
 # this halves the step on a 2-core machine. PYTEST_WORKERS=0 runs them in one process.
 # --dist worksteal: a worker that runs out of tests takes some from the other, so one
 # slow test at the end (the state machine, the Ray run) does not leave a core idle.
 .venv/bin/python -m pytest -q -n "${PYTEST_WORKERS:-2}" --dist worksteal -m "not browser" --durations=15 || failed=1
 
+step "type checks: stubtest and mypy --strict; ran alongside pytest"
+wait_background "$types_pid"
+cat "$types_log"
+if [ "$background_code" -ne 0 ]; then failed=1; fi
+
 step "browser test: every notebook in Voila + Chromium (docs/browser-test.md); ran alongside pytest"
-wait "$browser_pid" || failed=1
-trap finish EXIT
+wait_background "$browser_pid"
 cat "$browser_log"
+if [ "$background_code" -ne 0 ]; then failed=1; fi
+
+# Last, on a machine left quiet by the steps above: the benchmark's numbers (the
+# contract search's worst case among them) are those of the optimized extension alone.
+step "benchmark smoke run (numbers are printed, never asserted)"
+.venv/bin/liverpool bench --quick --json target/bench-quick.json || failed=1
 exit "$failed"

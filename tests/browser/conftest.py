@@ -52,10 +52,38 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
+def worker_group(nodeid: str) -> str:
+    """Which of two workers runs a browser test (``scripts/test.sh`` runs them with
+    ``pytest -n 2``): the English pages and the way-in on one, the Portuguese and Spanish
+    pages on the other (about the same time each). A language's tests stay together, in
+    their collection order, so a page kept by one test is there for the next (each page is
+    loaded once) and the language test reads the texts the render test saved."""
+    if "tests/browser/" not in nodeid:
+        return nodeid
+    param = nodeid.partition("[")[2].rstrip("]")
+    return "translations" if param.split("/")[0] in ("pt", "es") else "english and the way in"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under pytest-xdist, whole groups of :func:`worker_group` go to a worker.
+    (``--dist loadgroup`` cannot be used: the pytest-xdist installed here renames test ids
+    in a way this pytest no longer reads, so its groups are ignored.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGroup(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return worker_group(nodeid)
+
+    return ByGroup(config, log)
+
+
 def _free_port() -> int:
-    # LIVERPOOL_VOILA_PORT pins the port (e.g. to a range of one's own on a shared machine).
+    # LIVERPOOL_VOILA_PORT pins the port (e.g. to a range of one's own on a shared machine);
+    # under pytest-xdist worker gwN uses that port + N.
     if os.environ.get("LIVERPOOL_VOILA_PORT"):
-        return int(os.environ["LIVERPOOL_VOILA_PORT"])
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+        return int(os.environ["LIVERPOOL_VOILA_PORT"]) + (int(worker) if worker.isdigit() else 0)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]

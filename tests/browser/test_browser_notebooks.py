@@ -33,8 +33,11 @@ def test_there_are_notebooks() -> None:
 
 @pytest.mark.parametrize("notebook", ALL_NOTEBOOKS, ids=lambda p: p.relative_to(NOTEBOOKS).as_posix())
 def test_notebook_renders_cleanly(notebook: Path, open_notebook: Any, page_pool: Any) -> None:
-    # Pages the play tests click on are kept for them, untouched.
-    view = open_notebook(notebook, keep=notebook in INTERACTIVE_NOTEBOOKS, prefetch_from=ALL_NOTEBOOKS)
+    # Pages the play tests click on are kept for them, untouched. The pages rendered ahead
+    # are those of the same language: on two workers the others are the other's
+    # (conftest.py, ``_worker_group``).
+    same_language = [path for path in ALL_NOTEBOOKS if notebook_language(path) == notebook_language(notebook)]
+    view = open_notebook(notebook, keep=notebook in INTERACTIVE_NOTEBOOKS, prefetch_from=same_language)
     text = view.text()
     page_pool.texts[notebook] = view.prose_text()
     # The page's text next to its picture: easy to grep for English on a pt/es page.

@@ -22,6 +22,18 @@ pub(super) fn sorted(mut v: Vec<Card>) -> Vec<Card> {
     v
 }
 
+/// Whether the exhaustive budgets are asked for: `make test-long` sets `LIVERPOOL_LONG=1`
+/// (docs/testing.md). The random playouts below check every seed there and a sample of
+/// them in `make test`; the checks themselves are the same.
+pub(super) fn long_run() -> bool {
+    std::env::var("LIVERPOOL_LONG").is_ok_and(|v| v == "1")
+}
+
+/// The seeds `0..all` under `make test-long`, the first `sample` of them otherwise.
+pub(super) fn seeds(sample: u64, all: u64) -> std::ops::Range<u64> {
+    0..if long_run() { all } else { sample }
+}
+
 /// A state from a position given as a JSON value (profile L unless it says otherwise).
 pub(super) fn state(v: serde_json::Value) -> GameState {
     GameState::from_position(&Position::from_value(v).unwrap()).unwrap()
@@ -920,7 +932,10 @@ pub(super) fn probes(g: &GameState) -> Vec<Action> {
 #[test]
 fn applying_for_the_round_end_only_matches_apply() {
     let mut pending_draws = 0;
-    for seed in 0..4u64 {
+    // Every step of a whole game is probed three ways: a game is about 5 s of a debug
+    // build. One game in `make test` (it closes windows with a pending draw), four in
+    // `make test-long`.
+    for seed in seeds(1, 4) {
         let mut g = GameState::new_liverpool(seed);
         let mut rng = Rng::from_seed(2000 + seed);
         while !g.is_game_over() {
@@ -968,7 +983,8 @@ fn applying_for_the_round_end_only_matches_apply() {
 
 #[test]
 fn random_playouts_keep_every_invariant() {
-    for seed in 0..6u64 {
+    // Two whole games in `make test`, six in `make test-long`.
+    for seed in seeds(2, 6) {
         let mut g = GameState::new_liverpool(seed);
         let mut rng = Rng::from_seed(1000 + seed);
         let mut steps = 0;
