@@ -247,6 +247,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecNormalize
+    from stable_baselines3.common.logger import Logger
 
     from liverpool.agents.envs.sb3 import sb3_vec_env
 
@@ -275,6 +276,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         seed=args.seed,
         verbose=0,
     )
+    # The curve is written by CurveLog; SB3's default logger would only leave an empty
+    # folder in the temp directory.
+    model.set_logger(Logger(folder=None, output_formats=[]))
     log = CurveLog(args.out / "curve.csv", args.window, vector.agent_seat)
     started = time.monotonic()
     max_seconds = None if args.max_minutes is None else 60 * args.max_minutes

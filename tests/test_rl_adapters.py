@@ -31,6 +31,7 @@ from sb3_contrib.common.maskable.evaluation import evaluate_policy
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.vec_env import VecCheckNan, VecEnv, VecMonitor, VecNormalize
 
 import liverpool
@@ -159,6 +160,8 @@ def test_maskable_ppo_trains_on_the_adapter_and_predicts_legal_ids() -> None:
         "MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu",
         policy_kwargs={"net_arch": [32]},
     )
+    # SB3's default logger makes a folder in the temp directory on every learn().
+    model.set_logger(Logger(folder=None, output_formats=[]))
     model.learn(total_timesteps=256)
     assert model.num_timesteps >= 256
     obs = venv.reset()

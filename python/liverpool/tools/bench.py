@@ -850,11 +850,14 @@ def _maskable_ppo_steps_per_s(make_env: Callable[[], Any], timesteps: int, n_ste
     """Training steps per second of MaskablePPO (``learn``: rollouts and updates) on
     the ``VecEnv`` ``make_env()`` builds; the model is built before the clock starts."""
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     venv = make_env()
     model = MaskablePPO(
         "MlpPolicy", venv, n_steps=n_steps, batch_size=n_steps * venv.num_envs, n_epochs=1, seed=seed, device="cpu"
     )
+    # SB3's default logger makes a folder in the temp directory on every learn().
+    model.set_logger(Logger(folder=None, output_formats=[]))
     start = time.perf_counter()
     model.learn(total_timesteps=timesteps)
     seconds = time.perf_counter() - start
