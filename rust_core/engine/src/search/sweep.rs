@@ -462,6 +462,18 @@ struct Sweep<'t> {
 /// How many positions a sweep visits before it remembers the states that lead nowhere.
 const REMEMBER_AFTER: u32 = 24;
 
+/// The numbers of the set bits of `mask` (the runs of an `alive` mask), low to high.
+fn numbers_in(mask: u32) -> impl Iterator<Item = usize> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i
+        })
+    })
+}
+
 /// A small set of sweep states (see [`Sweep::state`]) from which no go-down of the
 /// share can be reached: paths that differ only in where their jokers stood, or in
 /// which runs hold which naturals, meet the same state again. Open addressing over a
@@ -781,10 +793,7 @@ impl Sweep<'_> {
         let at = self.at;
         let mut short = [0u8; MAX_CONTRACT_MELDS];
         let mut n_short = 0;
-        let mut bits = self.alive;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
+        for i in numbers_in(self.alive) {
             let len = p - self.open[i].start;
             if len < at.setup_run_min {
                 short[n_short] = at.setup_run_min - len;
@@ -822,10 +831,7 @@ impl Sweep<'_> {
         let at = self.at;
         let mut runs = [0u8; MAX_CONTRACT_MELDS];
         let mut n = 0;
-        let mut bits = self.alive;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
+        for i in numbers_in(self.alive) {
             let run = &self.open[i];
             let len = p - run.start;
             let window = at.window.map_or(len, |w| w.min(len)) as u32;
@@ -863,10 +869,7 @@ impl Sweep<'_> {
     /// decide which runs end there.
     fn extend_and_end(&mut self, p: u8, jokers: u32) -> bool {
         let at = self.at;
-        let mut bits = self.alive;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
+        for i in numbers_in(self.alive) {
             let run = &mut self.open[i];
             let index = p - run.start;
             let id = if run.jokers >> index & 1 == 1 {
@@ -878,10 +881,7 @@ impl Sweep<'_> {
             run.len = index + 1;
         }
         let stop = self.end_runs(p, jokers, self.alive, 0);
-        let mut bits = self.alive;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
+        for i in numbers_in(self.alive) {
             let run = &mut self.open[i];
             let index = p - run.start;
             run.key &= !(0x7Fu128 << (7 * (17 - index as u32)));

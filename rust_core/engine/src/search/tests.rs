@@ -1313,6 +1313,34 @@ fn run_rich_hand(
     h
 }
 
+/// The rule sets of the run-rich proptests, by index: L, L without L-4.4, C (Contract),
+/// Shanghai, W (Liverpool-classic, W-4's naturals window), L with 5-card whole-hand runs.
+fn run_rich_rules(profile: usize) -> RuleSet {
+    match profile {
+        0 => l(),
+        1 => RuleSet {
+            same_suit_runs_need_gap: false,
+            ..l()
+        },
+        2 => RuleSet::contract(),
+        3 => RuleSet::shanghai(),
+        4 => RuleSet::liverpool_classic(),
+        _ => RuleSet {
+            whole_hand_run_min: 5,
+            ..l()
+        },
+    }
+}
+
+/// One suit, or it and the next.
+fn run_rich_suits(two_suits: bool, first_suit: u8) -> Vec<u8> {
+    if two_suits {
+        vec![first_suit, (first_suit + 1) % 4]
+    } else {
+        vec![first_suit]
+    }
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
     /// L-8, issue 19: on joker-rich hands full of runs in one or two suits, with up to
@@ -1332,16 +1360,8 @@ proptest::proptest! {
         naturals in 9usize..17,
         jokers in 0u8..7,
     ) {
-        let rules = match profile {
-            0 => l(),
-            1 => RuleSet { same_suit_runs_need_gap: false, ..l() },
-            2 => RuleSet::contract(),
-            3 => RuleSet::shanghai(),
-            4 => RuleSet::liverpool_classic(),
-            _ => RuleSet { whole_hand_run_min: 5, ..l() },
-        };
-        let suits: Vec<u8> = if two_suits { vec![first_suit, (first_suit + 1) % 4] } else { vec![first_suit] };
-        let h = run_rich_hand(&rules, &suits, &stretches, naturals, jokers);
+        let rules = run_rich_rules(profile);
+        let h = run_rich_hand(&rules, &run_rich_suits(two_suits, first_suit), &stretches, naturals, jokers);
         let extra = [Contract::new(0, 2).whole_hand(), Contract::new(0, 4).whole_hand()];
         for contract in rules.contracts.iter().filter(|c| c.whole_hand).chain(&extra) {
             check_whole_hand_walk(&h, contract, &rules);
@@ -1409,13 +1429,8 @@ proptest::proptest! {
         naturals in 8usize..17,
         jokers in 0u8..5,
     ) {
-        let rules = match profile {
-            0 => l(),
-            1 => RuleSet { same_suit_runs_need_gap: false, ..l() },
-            _ => RuleSet::contract(),
-        };
-        let suits: Vec<u8> = if two_suits { vec![first_suit, (first_suit + 1) % 4] } else { vec![first_suit] };
-        let h = run_rich_hand(&rules, &suits, &stretches, naturals, jokers);
+        let rules = run_rich_rules(profile);
+        let h = run_rich_hand(&rules, &run_rich_suits(two_suits, first_suit), &stretches, naturals, jokers);
         for contract in rules.contracts.iter().filter(|c| !c.whole_hand) {
             check_bounded_slot_search(&h, contract, &rules);
         }
