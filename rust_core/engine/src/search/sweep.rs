@@ -280,20 +280,11 @@ impl Pick<'_> {
 struct Suit {
     /// Card id by position 1..=14 (the ace at both ends).
     id_at: [u8; 16],
-    /// Naturals by position 1..=14, the aces split between 1 and 14 (0 and 15 unused).
-    count: [u8; 16],
-    /// Naturals at this position or later.
-    left_from: [u8; 16],
-    /// The most naturals of one position at this position or later.
-    most_from: [u8; 16],
-    room_from: [[u8; RUNS_COUNTED]; 16],
+    /// The naturals of the reading of the aces swept.
+    counts: Counts,
     runs: usize,
     jokers: u32,
-    setup_run_min: u8,
-    run_max: u8,
-    adjacency: bool,
-    min_naturals: u32,
-    window: Option<u8>,
+    setup: Setup,
     least: bool,
     /// A run's length matters to the rest of the sweep up to this many cards (its
     /// minimum, its naturals window, its maximum if below 14).
@@ -384,16 +375,25 @@ impl JokerRange {
 /// high, at 14), with what the sweeps of every share read from it.
 #[derive(Clone, Copy)]
 struct Reading {
-    count: [u8; 16],
-    left_from: [u8; 16],
-    most_from: [u8; 16],
-    /// `room_from[p][open]`: the jokers `open` runs take if they all go on from `p` to
-    /// 14 (a joker wherever they outnumber the naturals).
-    room_from: [[u8; RUNS_COUNTED]; 16],
+    counts: Counts,
     /// Built by the first sweep of a share with jokers and at most `RANGE_RUNS - 1` runs.
     joker_range: Option<JokerRange>,
     /// The most runs the table is built for.
     range_runs: usize,
+}
+
+/// A suit's naturals by position, for one reading of its aces.
+#[derive(Clone, Copy)]
+struct Counts {
+    /// Naturals by position 1..=14, the aces split between 1 and 14 (0 and 15 unused).
+    count: [u8; 16],
+    /// Naturals at this position or later.
+    left_from: [u8; 16],
+    /// The most naturals of one position at this position or later.
+    most_from: [u8; 16],
+    /// `room_from[p][open]`: the jokers `open` runs take if they all go on from `p` to
+    /// 14 (a joker wherever they outnumber the naturals).
+    room_from: [[u8; RUNS_COUNTED]; 16],
 }
 
 impl Reading {
@@ -423,10 +423,12 @@ impl Reading {
                 continue;
             }
             out.push(Reading {
-                count,
-                left_from,
-                most_from,
-                room_from,
+                counts: Counts {
+                    count,
+                    left_from,
+                    most_from,
+                    room_from,
+                },
                 joker_range: None,
                 range_runs: runs.min(RANGE_RUNS - 1),
             });
@@ -549,17 +551,10 @@ fn sweep_suit(
                 0
             }
         }),
-        count: [0; 16],
-        left_from: [0; 16],
-        most_from: [0; 16],
-        room_from: [[0; RUNS_COUNTED]; 16],
+        counts: readings.first()?.counts,
         runs,
         jokers,
-        setup_run_min: setup.run_min,
-        run_max: setup.run_max,
-        adjacency: setup.adjacency,
-        min_naturals: setup.min_naturals,
-        window: setup.window,
+        setup: *setup,
         least,
         len_cap: setup
             .run_min
@@ -569,13 +564,10 @@ fn sweep_suit(
     };
     let mut best = None;
     for reading in readings {
-        if reading.most_from[1] as usize > runs {
+        if reading.counts.most_from[1] as usize > runs {
             continue;
         }
-        at.count = reading.count;
-        at.left_from = reading.left_from;
-        at.most_from = reading.most_from;
-        at.room_from = reading.room_from;
+        at.counts = reading.counts;
         // A share the joker table already rules out is not swept.
         let range = reading.joker_range.filter(|_| runs <= reading.range_runs && jokers > 0);
         if let Some(range) = &range {
@@ -619,20 +611,20 @@ fn sweep_suit(
 fn one_run(setup: &Setup, suit: u8, readings: &[Reading], jokers: u32, least: bool) -> Option<SuitGoDown> {
     let mut best: Option<Interval> = None;
     for reading in readings {
-        if reading.most_from[1] > 1 {
+        if reading.counts.most_from[1] > 1 {
             continue;
         }
-        let naturals = reading.left_from[1] as u32;
+        let naturals = reading.counts.left_from[1] as u32;
         let len = naturals + jokers;
-        let lo = (1..=14u8).find(|&p| reading.count[p as usize] != 0)?;
-        let hi = (1..=14u8).rev().find(|&p| reading.count[p as usize] != 0)?;
+        let lo = (1..=14u8).find(|&p| reading.counts.count[p as usize] != 0)?;
+        let hi = (1..=14u8).rev().find(|&p| reading.counts.count[p as usize] != 0)?;
         if len < (hi - lo + 1) as u32 || len < setup.run_min as u32 || len > setup.run_max as u32 {
             continue;
         }
         let len = len as u8;
         for start in hi.saturating_sub(len - 1).max(1)..=lo.min(15 - len) {
             let holes = (0..len).fold(0u16, |m, i| {
-                m | u16::from(reading.count[(start + i) as usize] == 0) << i
+                m | u16::from(reading.counts.count[(start + i) as usize] == 0) << i
             });
             let window = setup.window.map_or(len, |w| w.min(len)) as u32;
             let in_window = (holes as u32 & ((1u32 << window) - 1)).count_ones();
@@ -670,11 +662,11 @@ impl Sweep<'_> {
     fn position(&mut self, p: u8, jokers: u32, ended_before: bool) -> bool {
         let at = self.at;
         let runs_left = at.runs - self.started;
-        if self.alive == 0 && (p == 15 || at.left_from[p as usize] == 0) {
+        if self.alive == 0 && (p == 15 || at.counts.left_from[p as usize] == 0) {
             return runs_left == 0 && jokers == at.jokers && self.keep();
         }
         // A position's naturals need as many runs, open or still to start.
-        if at.most_from[p as usize] as u32 > self.alive.count_ones() + runs_left as u32 {
+        if at.counts.most_from[p as usize] as u32 > self.alive.count_ones() + runs_left as u32 {
             return false;
         }
         if self.jokers_cannot_match(p, jokers, runs_left) {
@@ -688,7 +680,7 @@ impl Sweep<'_> {
         // for themselves.
         self.visits += 1;
         if self.visits == REMEMBER_AFTER && self.range_runs > 0 && self.joker_range.is_none() {
-            self.joker_range = Some(JokerRange::new(&at.count, self.range_runs));
+            self.joker_range = Some(JokerRange::new(&at.counts.count, self.range_runs));
         }
         let state = (self.visits > REMEMBER_AFTER).then(|| self.state(p, jokers, ended_before));
         if state.is_some_and(|state| self.dead.contains(state)) {
@@ -709,9 +701,9 @@ impl Sweep<'_> {
     fn cover(&mut self, p: u8, jokers: u32, ended_before: bool) -> bool {
         let at = self.at;
         let runs_left = at.runs - self.started;
-        let naturals = at.count[p as usize] as u32;
+        let naturals = at.counts.count[p as usize] as u32;
         let open_now = self.alive.count_ones();
-        let may_start = if (at.adjacency && ended_before) || p + at.setup_run_min > 15 {
+        let may_start = if (at.setup.adjacency && ended_before) || p + at.setup.run_min > 15 {
             0
         } else {
             runs_left as u32
@@ -795,8 +787,8 @@ impl Sweep<'_> {
         let mut n_short = 0;
         for i in numbers_in(self.alive) {
             let len = p - self.open[i].start;
-            if len < at.setup_run_min {
-                short[n_short] = at.setup_run_min - len;
+            if len < at.setup.run_min {
+                short[n_short] = at.setup.run_min - len;
                 n_short += 1;
             }
         }
@@ -805,7 +797,7 @@ impl Sweep<'_> {
         for d in 0..longest {
             let need = short[..n_short].iter().filter(|&&r| r > d).count() as u32;
             let q = (p + d).min(15) as usize;
-            fewest += need.saturating_sub(at.count[q] as u32);
+            fewest += need.saturating_sub(at.counts.count[q] as u32);
         }
         if jokers + fewest > at.jokers {
             return true;
@@ -819,7 +811,7 @@ impl Sweep<'_> {
         }
         if runs_left == 0 {
             let open = self.alive.count_ones() as usize;
-            return open < RUNS_COUNTED && jokers + (at.room_from[p as usize][open] as u32) < at.jokers;
+            return open < RUNS_COUNTED && jokers + (at.counts.room_from[p as usize][open] as u32) < at.jokers;
         }
         false
     }
@@ -834,9 +826,9 @@ impl Sweep<'_> {
         for i in numbers_in(self.alive) {
             let run = &self.open[i];
             let len = p - run.start;
-            let window = at.window.map_or(len, |w| w.min(len)) as u32;
+            let window = at.setup.window.map_or(len, |w| w.min(len)) as u32;
             let naturals = window - (run.jokers as u32 & ((1u32 << window) - 1)).count_ones();
-            let naturals = naturals.min(at.min_naturals).min(15) as u8;
+            let naturals = naturals.min(at.setup.min_naturals).min(15) as u8;
             runs[n] = len.min(at.len_cap) << 4 | naturals;
             n += 1;
         }
@@ -911,20 +903,20 @@ impl Sweep<'_> {
         let repeats = self
             .previous_open(i)
             .is_some_and(|j| self.alike(i, j) && ended >> j & 1 == 0);
-        if run.len >= at.setup_run_min && !repeats && self.legal(&run) && self.end_runs(p, jokers, rest, ended | 1 << i)
+        if run.len >= at.setup.run_min && !repeats && self.legal(&run) && self.end_runs(p, jokers, rest, ended | 1 << i)
         {
             return true;
         }
-        let must_end = p == 14 || run.len >= at.run_max;
+        let must_end = p == 14 || run.len >= at.setup.run_max;
         !must_end && self.end_runs(p, jokers, rest, ended)
     }
 
     /// Does the run hold enough naturals (in the first `window` cards, if the rule set
     /// counts there: L-4.5, W-4)?
     fn legal(&self, run: &Interval) -> bool {
-        let window = self.at.window.map_or(run.len, |w| w.min(run.len)) as u32;
+        let window = self.at.setup.window.map_or(run.len, |w| w.min(run.len)) as u32;
         let in_window = (run.jokers as u32 & ((1u32 << window) - 1)).count_ones();
-        window - in_window >= self.at.min_naturals
+        window - in_window >= self.at.setup.min_naturals
     }
 
     /// Can a go-down through this path (before position `p`) have a smaller sorted list
@@ -942,7 +934,7 @@ impl Sweep<'_> {
         let n = at.runs;
         // A run may be one card long only in a custom rule set: then the ace high can
         // start one, and its id is the suit's smallest.
-        if at.setup_run_min <= 1 {
+        if at.setup.run_min <= 1 {
             return true;
         }
         let naturals_from = |key: u128, index: u8, count: u8| {
@@ -955,11 +947,11 @@ impl Sweep<'_> {
         let mut least = [0u128; MAX_CONTRACT_MELDS];
         for (k, slot) in least[..n].iter_mut().enumerate() {
             *slot = if k >= self.started {
-                naturals_from(0, 0, at.setup_run_min)
+                naturals_from(0, 0, at.setup.run_min)
             } else if self.alive >> k & 1 == 1 {
                 let run = &self.open[k];
                 let len = p - run.start;
-                naturals_from(run.key, len, at.setup_run_min.saturating_sub(len))
+                naturals_from(run.key, len, at.setup.run_min.saturating_sub(len))
             } else {
                 self.open[k].key
             };
