@@ -411,7 +411,7 @@ impl Reading {
             let (mut left_from, mut most_from) = ([0u8; 16], [0u8; 16]);
             let mut room_from = [[0u8; RUNS_COUNTED]; 16];
             for p in (1..=14).rev() {
-                left_from[p] = left_from[p + 1] + count[p];
+                left_from[p] = left_from[p + 1].saturating_add(count[p]);
                 most_from[p] = most_from[p + 1].max(count[p]);
                 let (next, here) = (room_from[p + 1], &mut room_from[p]);
                 for (open, room) in here.iter_mut().enumerate() {

@@ -1455,3 +1455,30 @@ fn the_bounded_slot_search_agrees_with_more_jokers_than_it_tells_apart() {
     // Every round has a go-down when jokers abound (each meld needs one natural only).
     assert!(found >= 15, "{found} go-downs");
 }
+
+#[test]
+fn the_whole_hand_sweep_answers_hands_no_deck_could_deal() {
+    // The Rust calls take any counts (the binding refuses them first): 255 copies of a
+    // card, or 255 jokers, end in "no go-down" without overflowing a count (L-8: three
+    // runs hold at most one natural of a position each, and at most 42 cards).
+    let rules = l();
+    let contract = round(&rules, 7);
+    let mut hands = Vec::new();
+    let mut many_of_one = hand("3♥ 4♥ 5♥ 6♥ 8♥ 9♥ 10♥ J♥ A♠ 2♠ 3♠ 4♠");
+    let five_of_hearts = hand("5♥").0.iter().position(|&n| n == 1).unwrap();
+    many_of_one.0[five_of_hearts] = 255;
+    hands.push(many_of_one);
+    let mut many_jokers = hand("3♥ 4♥ 5♥ 6♥ 8♥ 9♥ 10♥ J♥ A♠ 2♠ 3♠ 4♠");
+    many_jokers.0[JOKER_ID as usize] = 255;
+    hands.push(many_jokers);
+    let mut everything = CardCounts::default();
+    everything.0.fill(255);
+    hands.push(everything);
+    for h in &hands {
+        assert!(!has_contract(h, &contract, &rules));
+        assert!(best_go_down(h, &contract, &rules).is_none());
+    }
+    // And the same hand with the deck's counts has one: the refusals above are the counts'.
+    let fine = hand("3♥ 4♥ 5♥ 6♥ 8♥ 9♥ 10♥ J♥ A♠ 2♠ 3♠ 4♠");
+    assert!(has_contract(&fine, &contract, &rules));
+}
