@@ -22,6 +22,12 @@ else
 fi
 # setup.sh installs Chromium, so here a missing browser is a failure, not a skip.
 export LIVERPOOL_REQUIRE_BROWSER=1
+# Python caches what it compiles (__pycache__, in .venv and the checkout). Some machines
+# set PYTHONDONTWRITEBYTECODE, and uv installs without compiling, so every process (two
+# pytest workers, each notebook's kernel, Voila's, the CLI's subprocesses) compiled the
+# sources of what it imported again: torch alone 4.4 s an import instead of 2.1 s. On a
+# clean clone here that was ~50 s of the pytest step (docs/testing.md).
+unset PYTHONDONTWRITEBYTECODE
 
 started=$SECONDS
 last=$SECONDS

@@ -23,6 +23,14 @@ pub mod search;
 pub mod sim;
 pub mod vec_env;
 
+/// Whether the exhaustive test budgets are asked for: `make test-long` sets
+/// `LIVERPOOL_LONG=1` (docs/testing.md). Tests that check a sample in `make test` check
+/// more there; the checks themselves are the same.
+#[cfg(test)]
+pub(crate) fn long_test_run() -> bool {
+    std::env::var("LIVERPOOL_LONG").is_ok_and(|v| v == "1")
+}
+
 pub use card::{Card, CardCounts, Suit};
 pub use error::{Arg, Error, ErrorCode, Message, Result};
 pub use meld::{check_go_down, End, Meld, MeldKind};

@@ -22,11 +22,10 @@ pub(super) fn sorted(mut v: Vec<Card>) -> Vec<Card> {
     v
 }
 
-/// Whether the exhaustive budgets are asked for: `make test-long` sets `LIVERPOOL_LONG=1`
-/// (docs/testing.md). The random playouts below check every seed there and a sample of
-/// them in `make test`; the checks themselves are the same.
+/// Whether the exhaustive budgets are asked for (`crate::long_test_run`). The random
+/// playouts below check every seed there and a sample of them in `make test`.
 pub(super) fn long_run() -> bool {
-    std::env::var("LIVERPOOL_LONG").is_ok_and(|v| v == "1")
+    crate::long_test_run()
 }
 
 /// The seeds `0..all` under `make test-long`, the first `sample` of them otherwise.

@@ -1341,8 +1341,18 @@ fn run_rich_suits(two_suits: bool, first_suit: u8) -> Vec<u8> {
     }
 }
 
+/// Cases of the whole-hand proptest below: 32 in `make test` (about 6 s in a debug
+/// build here), ten times as many under `make test-long`.
+fn whole_hand_cases() -> u32 {
+    if crate::long_test_run() {
+        320
+    } else {
+        32
+    }
+}
+
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(whole_hand_cases()))]
     /// L-8, issue 19: on joker-rich hands full of runs in one or two suits, with up to
     /// the deck's jokers and up to three buys, the whole-hand search (the sweep over each
     /// suit's positions for a contract of runs, `sweep.rs`; the walk of `whole.rs` when
