@@ -30,6 +30,7 @@ liverpool.errors.InvalidArgumentError: backend must be 'local' or 'ray', not 'sp
 
 from __future__ import annotations
 
+import importlib
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -99,12 +100,11 @@ def seed_ranges(games: int, parts: int, first: int = 0) -> list[tuple[int, int]]
 def import_ray() -> ModuleType:
     """The ``ray`` module, or an ``ImportError`` that names the extra to install."""
     try:
-        import ray
+        return importlib.import_module("ray")
     except ModuleNotFoundError as exc:
         raise ImportError(
             "the Ray backend needs the 'distributed' extra: pip install 'liverpool-rummy[distributed]'"
         ) from exc
-    return ray
 
 
 def ensure_ray(address: str | None) -> ModuleType:
