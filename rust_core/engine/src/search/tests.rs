@@ -1108,36 +1108,40 @@ impl<G: dfs::Goal> dfs::Goal for SlotsOnly<G> {
 /// its points and whether there is one.
 fn check_whole_hand_walk(h: &CardCounts, contract: &Contract, rules: &RuleSet) -> bool {
     let pool = joker_form(h, rules);
-    let run = |goal: &mut dyn FnMut(&mut Scratch)| goal(&mut Scratch::default());
     let (mut fast, mut slow) = (BestKey::default(), SlotsOnly(BestKey::default()));
-    run(&mut |s| search_go_down(&pool, contract, rules, s, &mut fast));
-    run(&mut |s| search_go_down(&pool, contract, rules, s, &mut slow));
-    let key = |f: &Option<Found>| {
-        f.as_ref().map(|f| {
-            (
-                f.used,
-                f.left,
-                f.melds.iter().map(|c| c.ids().collect::<Vec<_>>()).collect::<Vec<_>>(),
-                f.melds.iter().map(|c| c.kind_order()).collect::<Vec<_>>(),
-            )
-        })
-    };
+    search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut fast);
+    search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut slow);
     let text = format_cards(&h.to_cards());
+    let what = contract.describe();
     assert_eq!(
-        key(&fast.best),
-        key(&slow.0.best),
-        "best of {text} for {}",
-        contract.describe()
+        found_key(&fast.best),
+        found_key(&slow.0.best),
+        "best of {text} for {what}"
     );
     let (mut fast, mut slow) = (Exists { found: false }, SlotsOnly(Exists { found: false }));
-    run(&mut |s| search_go_down(&pool, contract, rules, s, &mut fast));
-    run(&mut |s| search_go_down(&pool, contract, rules, s, &mut slow));
+    search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut fast);
+    search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut slow);
     assert_eq!(fast.found, slow.0.found, "has_contract of {text}");
     let (mut fast, mut slow) = (MaxPoints { best: None }, SlotsOnly(MaxPoints { best: None }));
-    run(&mut |s| search_go_down(&pool, contract, rules, s, &mut fast));
-    run(&mut |s| search_go_down(&pool, contract, rules, s, &mut slow));
+    search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut fast);
+    search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut slow);
     assert_eq!(fast.best, slow.0.best, "points of {text}");
     fast.best.is_some()
+}
+
+/// What two searches must agree on about a best go-down: its points, the cards left,
+/// and its melds (cards and kinds, in the canonical order).
+type FoundKey = Option<(u32, Pool, Vec<Vec<u8>>, Vec<u8>)>;
+
+fn found_key(found: &Option<Found>) -> FoundKey {
+    found.as_ref().map(|f| {
+        (
+            f.used,
+            f.left,
+            f.melds.iter().map(|c| c.ids().collect()).collect(),
+            f.melds.iter().map(|c| c.kind_order()).collect(),
+        )
+    })
 }
 
 #[test]
@@ -1405,19 +1409,13 @@ fn check_bounded_slot_search(h: &CardCounts, contract: &Contract, rules: &RuleSe
     let (mut bounded, mut plain) = (BestKey::default(), Unbounded(BestKey::default()));
     search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut bounded);
     search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut plain);
-    let key = |f: &Option<Found>| {
-        f.as_ref().map(|f| {
-            (
-                f.used,
-                f.left,
-                f.melds.iter().map(|c| c.ids().collect::<Vec<_>>()).collect::<Vec<_>>(),
-                f.melds.iter().map(|c| c.kind_order()).collect::<Vec<_>>(),
-            )
-        })
-    };
     let text = format_cards(&h.to_cards());
     let what = contract.describe();
-    assert_eq!(key(&bounded.best), key(&plain.0.best), "best of {text} for {what}");
+    assert_eq!(
+        found_key(&bounded.best),
+        found_key(&plain.0.best),
+        "best of {text} for {what}"
+    );
     let (mut bounded, mut plain) = (MaxPoints { best: None }, Unbounded(MaxPoints { best: None }));
     search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut bounded);
     search_go_down(&pool, contract, rules, &mut Scratch::default(), &mut plain);
