@@ -22,15 +22,10 @@ pub(super) fn sorted(mut v: Vec<Card>) -> Vec<Card> {
     v
 }
 
-/// Whether the exhaustive budgets are asked for (`crate::long_test_run`). The random
-/// playouts below check every seed there and a sample of them in `make test`.
-pub(super) fn long_run() -> bool {
-    crate::long_test_run()
-}
-
-/// The seeds `0..all` under `make test-long`, the first `sample` of them otherwise.
+/// The seeds `0..all` under `make test-long` (`crate::long_test_run`), the first `sample`
+/// of them otherwise: the random playouts below check every seed there.
 pub(super) fn seeds(sample: u64, all: u64) -> std::ops::Range<u64> {
-    0..if long_run() { all } else { sample }
+    0..if crate::long_test_run() { all } else { sample }
 }
 
 /// A state from a position given as a JSON value (profile L unless it says otherwise).

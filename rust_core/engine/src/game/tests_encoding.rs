@@ -350,7 +350,7 @@ fn every_move_of_greedy_and_expert_games_has_ids_that_play_it() {
 /// debug build, half of the engine's unit tests' time) in `make test-long`, which sets
 /// `LIVERPOOL_LONG=1` (docs/testing.md).
 fn expert_moves() -> u64 {
-    if super::tests::long_run() {
+    if crate::long_test_run() {
         u64::MAX
     } else {
         400
